@@ -1,0 +1,19 @@
+// Subcommand registration for the `hoglake` executable. Each Register*
+// function adds one command group to the app; its callbacks set
+// `context.exit_code` (0 ok, 1 failure) and write errors to stderr.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace hoglake::cli {
+
+struct CommandContext {
+  int exit_code = 0;
+};
+
+// `hoglake arrow …`: inspect and produce Arrow IPC streams.
+void RegisterArrowCommands(CLI::App& app, CommandContext& context);
+
+}  // namespace hoglake::cli

@@ -1,0 +1,29 @@
+// The `hoglake` executable: one binary for the server, the SDK's command line
+// and operator tools. Each subcommand lives in its own file and registers
+// itself through a Register*Commands function declared in commands.h.
+// Exit codes: 0 success, 1 the command failed, 2 usage error.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "hoglake — a lakehouse catalog service, a SQL service over the same lake,\n"
+      "and the tools that write to it.",
+      "hoglake"};
+  app.set_version_flag("--version", std::string("hoglake ") + HOGLAKE_VERSION);
+  app.require_subcommand(1);
+
+  hoglake::cli::CommandContext context;
+  hoglake::cli::RegisterArrowCommands(app, context);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  return context.exit_code;
+}

@@ -1,0 +1,20 @@
+// Text encodings of binary values: base64 (RFC 4648, standard alphabet, with
+// padding) and canonical UUID text.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace hoglake {
+
+void AppendBase64(std::string_view bytes, std::string* out);
+std::string Base64Encode(std::string_view bytes);
+// Strict: only the standard alphabet, correct padding, no whitespace.
+Result<std::string> Base64Decode(std::string_view text);
+
+// 16 bytes → "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (lowercase).
+void AppendUuid(std::string_view sixteen_bytes, std::string* out);
+
+}  // namespace hoglake

@@ -1,0 +1,145 @@
+#include "common/json_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
+namespace hoglake {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
+size_t Utf8SequenceLength(std::string_view s, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<uint8_t>(s[k]); };
+  const uint8_t b0 = byte(i);
+  size_t len;
+  uint32_t min;
+  if (b0 < 0x80) return 1;
+  if ((b0 & 0xE0) == 0xC0) {
+    len = 2;
+    min = 0x80;
+  } else if ((b0 & 0xF0) == 0xE0) {
+    len = 3;
+    min = 0x800;
+  } else if ((b0 & 0xF8) == 0xF0) {
+    len = 4;
+    min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + len > s.size()) return 0;
+  uint32_t cp = b0 & (0x7F >> len);
+  for (size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(i + k) & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+// Formats shortest digits `digits` with decimal exponent `n` (value =
+// 0.digits × 10^n) per ECMAScript Number::toString.
+void AppendEcmaNumber(bool negative, std::string_view digits, int n, std::string* out) {
+  if (negative) out->push_back('-');
+  const int k = static_cast<int>(digits.size());
+  if (k <= n && n <= 21) {
+    out->append(digits);
+    out->append(static_cast<size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out->append(digits.substr(0, static_cast<size_t>(n)));
+    out->push_back('.');
+    out->append(digits.substr(static_cast<size_t>(n)));
+  } else if (-6 < n && n <= 0) {
+    out->append("0.");
+    out->append(static_cast<size_t>(-n), '0');
+    out->append(digits);
+  } else {
+    out->push_back(digits[0]);
+    if (k > 1) {
+      out->push_back('.');
+      out->append(digits.substr(1));
+    }
+    out->push_back('e');
+    out->push_back(n - 1 >= 0 ? '+' : '-');
+    out->append(std::to_string(std::abs(n - 1)));
+  }
+}
+
+template <typename F>
+void AppendJsonNumber(F value, std::string* out) {
+  if (std::isnan(value)) {
+    out->append("\"NaN\"");
+    return;
+  }
+  if (std::isinf(value)) {
+    out->append(value > 0 ? "\"Infinity\"" : "\"-Infinity\"");
+    return;
+  }
+  if (value == 0) {
+    out->append(std::signbit(value) ? "-0.0" : "0");
+    return;
+  }
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), std::abs(value),
+                                 std::chars_format::scientific);
+  (void)ec;  // 64 bytes always suffice for a float or double
+  // buf = "d[.ddd]e±XX"
+  std::string_view text(buf, static_cast<size_t>(end - buf));
+  const size_t e_pos = text.find('e');
+  std::string digits;
+  for (char c : text.substr(0, e_pos)) {
+    if (c != '.') digits.push_back(c);
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  int exponent = 0;
+  std::string_view exp_text = text.substr(e_pos + 1);
+  if (!exp_text.empty() && exp_text[0] == '+') exp_text.remove_prefix(1);
+  std::from_chars(exp_text.data(), exp_text.data() + exp_text.size(), exponent);
+  AppendEcmaNumber(std::signbit(value), digits, exponent + 1, out);
+}
+
+}  // namespace
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<uint8_t>(text[i]);
+    if (c >= 0x80) {
+      size_t len = Utf8SequenceLength(text, i);
+      if (len == 0) {
+        out->append("\xEF\xBF\xBD");  // U+FFFD
+        ++i;
+      } else {
+        out->append(text.substr(i, len));
+        i += len;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        if (c < 0x20) {
+          out->append("\\u00");
+          out->push_back(kHex[c >> 4]);
+          out->push_back(kHex[c & 15]);
+        } else {
+          out->push_back(static_cast<char>(c));
+        }
+    }
+    ++i;
+  }
+  out->push_back('"');
+}
+
+void AppendJsonDouble(double value, std::string* out) { AppendJsonNumber(value, out); }
+void AppendJsonFloat(float value, std::string* out) { AppendJsonNumber(value, out); }
+
+}  // namespace hoglake

@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "common/encoding.h"
+#include "common/json_text.h"
+#include "common/time_text.h"
+
+namespace hoglake {
+namespace {
+
+std::string Double(double v) {
+  std::string out;
+  AppendJsonDouble(v, &out);
+  return out;
+}
+std::string Float(float v) {
+  std::string out;
+  AppendJsonFloat(v, &out);
+  return out;
+}
+std::string JsonString(std::string_view s) {
+  std::string out;
+  AppendJsonString(s, &out);
+  return out;
+}
+
+TEST(JsonTextTest, DoublesPrintLikeEcmaScript) {
+  EXPECT_EQ(Double(1.0), "1");
+  EXPECT_EQ(Double(-2.5), "-2.5");
+  EXPECT_EQ(Double(0.1), "0.1");
+  EXPECT_EQ(Double(123456789012.0), "123456789012");
+  EXPECT_EQ(Double(1e21), "1e+21");
+  EXPECT_EQ(Double(1e20), "100000000000000000000");
+  EXPECT_EQ(Double(1.5e-7), "1.5e-7");
+  EXPECT_EQ(Double(0.000001), "0.000001");
+  EXPECT_EQ(Double(std::numeric_limits<double>::max()), "1.7976931348623157e+308");
+  EXPECT_EQ(Double(5e-324), "5e-324");
+  EXPECT_EQ(Double(0.0), "0");
+  EXPECT_EQ(Double(-0.0), "-0.0");
+  EXPECT_EQ(Double(std::nan("")), "\"NaN\"");
+  EXPECT_EQ(Double(-INFINITY), "\"-Infinity\"");
+}
+
+TEST(JsonTextTest, FloatsUseShortestFloatDigits) {
+  EXPECT_EQ(Float(0.1f), "0.1");
+  EXPECT_EQ(Float(3.4028235e38f), "3.4028235e+38");
+  EXPECT_EQ(Float(16777216.0f), "16777216");
+}
+
+TEST(JsonTextTest, StringsEscapeAndRepairUtf8) {
+  EXPECT_EQ(JsonString("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+  EXPECT_EQ(JsonString("héllo ✓ 😀"), "\"héllo ✓ 😀\"");
+  EXPECT_EQ(JsonString("bad\xff"), "\"bad\xEF\xBF\xBD\"");
+  EXPECT_EQ(JsonString("\xC0\x80"), "\"\xEF\xBF\xBD\xEF\xBF\xBD\"");  // overlong NUL
+}
+
+TEST(EncodingTest, Base64RoundTrip) {
+  EXPECT_EQ(Base64Encode(""), "");
+  EXPECT_EQ(Base64Encode("f"), "Zg==");
+  EXPECT_EQ(Base64Encode("fo"), "Zm8=");
+  EXPECT_EQ(Base64Encode("foo"), "Zm9v");
+  EXPECT_EQ(Base64Encode(std::string("\xff\x00\x10", 3)), "/wAQ");
+  for (std::string s : {"", "a", "ab", "abc", "abcd", "\x01\x02\xfe\xff"}) {
+    auto decoded = Base64Decode(Base64Encode(s));
+    ASSERT_TRUE(decoded.ok());
+    EXPECT_EQ(*decoded, s);
+  }
+  EXPECT_FALSE(Base64Decode("Zm9").ok());
+  EXPECT_FALSE(Base64Decode("Zm=v").ok());
+  EXPECT_FALSE(Base64Decode("Z!9v").ok());
+}
+
+TEST(EncodingTest, UuidIsCanonical) {
+  std::string out;
+  AppendUuid(std::string("\x12\x34\x56\x78\x9a\xbc\xde\xf0\x01\x23\x45\x67\x89\xab\xcd\xef", 16),
+             &out);
+  EXPECT_EQ(out, "12345678-9abc-def0-0123-456789abcdef");
+}
+
+TEST(TimeTextTest, CivilRoundTrip) {
+  for (int64_t days = -800000; days <= 3000000; days += 997) {
+    CivilDate d = CivilFromDays(days);
+    EXPECT_EQ(DaysFromCivil(d.year, d.month, d.day), days);
+  }
+  EXPECT_EQ(DaysFromCivil(1970, 1, 1), 0);
+  EXPECT_EQ(DaysFromCivil(2000, 3, 1), 11017);
+}
+
+TEST(TimeTextTest, Formats) {
+  std::string out;
+  AppendDate(DaysFromCivil(2026, 9, 5), &out);
+  EXPECT_EQ(out, "2026-09-05");
+  out.clear();
+  AppendDate(DaysFromCivil(12026, 1, 2), &out);
+  EXPECT_EQ(out, "+12026-01-02");
+  out.clear();
+  AppendDate(DaysFromCivil(-44, 3, 15), &out);
+  EXPECT_EQ(out, "-0044-03-15");
+  out.clear();
+  AppendTimeOfDay(((13 * 60 + 37) * 60 + 42) * 1000000LL + 123456, 1000000, &out);
+  EXPECT_EQ(out, "13:37:42.123456");
+  out.clear();
+  AppendTimestamp(-1, 1000, true, &out);  // one millisecond before the epoch
+  EXPECT_EQ(out, "1969-12-31T23:59:59.999Z");
+  out.clear();
+  AppendTimestamp(1, 1, false, &out);
+  EXPECT_EQ(out, "1970-01-01T00:00:01");
+  out.clear();
+  AppendTimestamp(1757073600123456789LL, 1000000000, false, &out);
+  EXPECT_EQ(out, "2025-09-05T12:00:00.123456789");
+}
+
+}  // namespace
+}  // namespace hoglake

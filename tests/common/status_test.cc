@@ -39,20 +39,29 @@ TEST(StatusTest, AssignOrReturnPropagates) {
   EXPECT_EQ(r.error().message, "odd number 3");
 }
 
-TEST(StatusTest, EveryCodeHasADistinctSnakeCaseName) {
-  const ErrorCode all[] = {ErrorCode::kInvalidArgument, ErrorCode::kInvalidData,
-                           ErrorCode::kNotFound,        ErrorCode::kAlreadyExists,
-                           ErrorCode::kConflict,        ErrorCode::kNotImplemented,
-                           ErrorCode::kIoError,         ErrorCode::kUnavailable,
-                           ErrorCode::kInternal};
+TEST(StatusTest, ErrorCodeTableIsInDeclarationOrderWithDistinctNames) {
   std::set<std::string_view> names;
-  for (ErrorCode code : all) {
-    std::string_view name = ErrorCodeName(code);
-    EXPECT_NE(name, "unknown");
-    for (char c : name) EXPECT_TRUE((c >= 'a' && c <= 'z') || c == '_') << name;
-    names.insert(name);
+  const auto& all = AllErrorCodes();
+  for (size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(static_cast<size_t>(all[i].code), i) << all[i].name;
+    EXPECT_EQ(&InfoFor(all[i].code), &all[i]);
+    for (char c : all[i].name) EXPECT_TRUE((c >= 'a' && c <= 'z') || c == '_') << all[i].name;
+    EXPECT_TRUE(all[i].http_status >= 400 && all[i].http_status < 600);
+    names.insert(all[i].name);
   }
-  EXPECT_EQ(names.size(), std::size(all));
+  EXPECT_EQ(names.size(), all.size());
+  EXPECT_EQ(static_cast<size_t>(ErrorCode::kUnavailable) + 1, all.size());
+}
+
+TEST(StatusTest, WireCodesMatchTheContractTable) {
+  // Contract §1.5: the error strings and statuses a client sees.
+  EXPECT_EQ(InfoFor(ErrorCode::kBadRequest).http_status, 400);
+  EXPECT_EQ(InfoFor(ErrorCode::kDdlSinceReadSnapshot).wire_name, "ddl_since_read_snapshot");
+  EXPECT_EQ(InfoFor(ErrorCode::kExpired).http_status, 410);
+  EXPECT_EQ(InfoFor(ErrorCode::kValidation).http_status, 422);
+  EXPECT_EQ(InfoFor(ErrorCode::kInternal).wire_name, "internal_error");
+  EXPECT_EQ(InfoFor(ErrorCode::kCommitQueueTimeout).http_status, 503);
+  EXPECT_EQ(InfoFor(ErrorCode::kInvalidData).wire_name, "validation");
 }
 
 }  // namespace

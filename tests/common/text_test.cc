@@ -114,3 +114,42 @@ TEST(TimeTextTest, Formats) {
 
 }  // namespace
 }  // namespace hoglake
+
+#include "common/clock.h"
+#include "common/uuid.h"
+
+namespace hoglake {
+namespace {
+
+TEST(ClockTest, InstantRoundTripAndOffsets) {
+  auto t = ParseInstant("2026-09-05T12:00:00.123456Z");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(FormatInstant(*t), "2026-09-05T12:00:00.123456Z");
+  EXPECT_EQ(*ParseInstant("2026-09-05T14:00:00+02:00"), *ParseInstant("2026-09-05T12:00:00Z"));
+  EXPECT_EQ(*ParseInstant("2026-09-05T12:00:00.1234567Z") % 1000000, 123456);
+  EXPECT_EQ(*ParseInstant("2026-09-05T12:00Z") % 60000000, 0);
+  for (const char* bad : {"2026-09-05T12:00:00", "2026-02-30T00:00:00Z", "yesterday",
+                          "2026-09-05T12:00:00Zjunk", "2026-09-05T25:00:00Z"}) {
+    auto r = ParseInstant(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) {
+      EXPECT_EQ(r.error().code, ErrorCode::kBadRequest);
+    }
+  }
+}
+
+TEST(UuidTest, NewUuidsAreVersion4AndParse) {
+  std::string a = NewUuid();
+  EXPECT_NE(a, NewUuid());
+  EXPECT_EQ(a[14], '4');
+  auto parsed = ParseUuid(a);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(FormatUuid(*parsed), a);
+  EXPECT_EQ(FormatUuid(*ParseUuid("F79C3E09-677C-4BBD-A479-3F349CB785E7")),
+            "f79c3e09-677c-4bbd-a479-3f349cb785e7");
+  EXPECT_FALSE(ParseUuid("f79c3e09677c4bbda4793f349cb785e7").ok());
+  EXPECT_FALSE(ParseUuid("g79c3e09-677c-4bbd-a479-3f349cb785e7").ok());
+}
+
+}  // namespace
+}  // namespace hoglake

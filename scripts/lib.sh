@@ -1,0 +1,59 @@
+# Shared by scripts/run.sh and scripts/test.sh: install what the build needs
+# (idempotent, quiet when everything is present) and build incrementally.
+# Run as root on Debian bookworm. Sourced, not executed.
+
+HOGLAKE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Debian packages the build, the tests and the embedded server use.
+HOGLAKE_APT_PACKAGES=(
+  g++ cmake ninja-build ccache pkg-config git
+  libgtest-dev libgmock-dev
+  libcli11-dev
+  flatbuffers-compiler libflatbuffers-dev
+  rapidjson-dev
+)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+install_apt_packages() {
+  local missing=()
+  for pkg in "${HOGLAKE_APT_PACKAGES[@]}" "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$pkg")
+    fi
+  done
+  # Node.js: any installed node/npm will do; otherwise Debian's.
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    missing+=(nodejs npm)
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+# npm packages for the interop tests, from the committed lockfile.
+install_npm_packages() {
+  local dir="$HOGLAKE_ROOT/tests/interop"
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    log "installing npm packages (npm ci)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# build_tree DIR [cmake args...] -- [targets...]
+build_tree() {
+  local dir=$1
+  shift
+  local cmake_args=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
+  [ "${1:-}" = "--" ] && shift
+  targets=("$@")
+  if [ ! -f "$dir/build.ninja" ]; then
+    cmake -S "$HOGLAKE_ROOT" -B "$dir" -G Ninja "${cmake_args[@]}" >/dev/null
+  fi
+  log "building $dir ${targets[*]}"
+  ninja -C "$dir" -j"${HOGLAKE_JOBS:-2}" "${targets[@]}"
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: unit, integration and interop tests under CTest,
+# then the unit tests once more under AddressSanitizer + UBSan.
+# Installs what it needs first. Usage (as root): bash scripts/test.sh
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+install_apt_packages
+install_npm_packages
+
+build_tree "$HOGLAKE_ROOT/build"
+log "running tests (unit, integration, interop)"
+ctest --test-dir "$HOGLAKE_ROOT/build" --output-on-failure -j2
+
+build_tree "$HOGLAKE_ROOT/build-asan" -DHOGLAKE_SANITIZE=ON -DHOGLAKE_UNIT_TESTS_ONLY=ON
+log "running unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$HOGLAKE_ROOT/build-asan" --output-on-failure -j2 -L unit

@@ -11,6 +11,10 @@ HOGLAKE_APT_PACKAGES=(
   libcli11-dev
   flatbuffers-compiler libflatbuffers-dev
   rapidjson-dev
+  libpq-dev postgresql-15
+  libcpp-httplib-dev
+  libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev
+  curl
 )
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }

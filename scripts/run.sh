@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job: installs what it needs, builds hoglake and runs a short demo
-# of what exists today (see README.md). Usage (as root): bash scripts/run.sh
+# The main job: installs what it needs, builds hoglake, starts `hoglake serve`
+# with the embedded default (a private PostgreSQL under ./hoglake-data) and
+# runs a short demo against it, then keeps serving until Ctrl-C.
+# Usage (as root): bash scripts/run.sh        (HOGLAKE_LISTEN=host:port to move it)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -8,17 +10,42 @@ install_apt_packages
 build_tree "$HOGLAKE_ROOT/build" -- hoglake
 
 hoglake="$HOGLAKE_ROOT/build/src/cli/hoglake"
-demo_dir=$(mktemp -d)
-trap 'rm -rf "$demo_dir"' EXIT
+data_dir="${HOGLAKE_DATA_DIR:-$HOGLAKE_ROOT/hoglake-data}"
+listen="${HOGLAKE_LISTEN:-127.0.0.1:8080}"
+ready="$data_dir/.ready"
+mkdir -p "$data_dir"
+rm -f "$ready"
 
-log "hoglake --help"
-"$hoglake" --help
+log "starting hoglake serve --data-dir $data_dir --listen $listen"
+"$hoglake" serve --data-dir "$data_dir" --listen "$listen" --ready-file "$ready" &
+server=$!
+trap 'kill -TERM $server 2>/dev/null; wait $server 2>/dev/null' EXIT INT TERM
+for _ in $(seq 1 600); do
+  [ -f "$ready" ] && break
+  kill -0 $server 2>/dev/null || { echo "hoglake serve failed to start" >&2; exit 1; }
+  sleep 0.1
+done
+url=$(cat "$ready")
 
-log "hoglake arrow demo: write an Arrow IPC stream holding every column type"
-"$hoglake" arrow demo "$demo_dir/demo.arrows"
+show() {  # METHOD PATH [BODY]
+  printf '\n$ %s %s %s\n' "$1" "$2" "${3:-}"
+  curl -sS -X "$1" "$url$2" ${3:+-H 'Content-Type: application/json' -d "$3"}
+  echo
+}
 
-log "hoglake arrow schema: its schema, with catalog field ids"
-"$hoglake" arrow schema "$demo_dir/demo.arrows"
+log "demo: a catalog and a namespace over the REST contract"
+catalog="demo-$(date +%s)"
+show GET /healthz
+show POST /v1/catalogs "{\"name\":\"$catalog\",\"data_path\":\"file://$data_dir/lake/$catalog/\"}"
+show POST "/v1/catalogs/$catalog/namespaces" '{"name":"web"}'
+show GET "/v1/catalogs/$catalog"
+show GET "/v1/catalogs/$catalog/namespaces?snapshot=0"
+show GET "/v1/catalogs/$catalog/namespaces"
 
-log "hoglake arrow cat: its rows as JSON lines"
-"$hoglake" arrow cat "$demo_dir/demo.arrows"
+log "demo: the columnar core — an Arrow IPC stream of every column type"
+"$hoglake" arrow demo "$data_dir/demo.arrows"
+"$hoglake" arrow schema "$data_dir/demo.arrows"
+"$hoglake" arrow cat "$data_dir/demo.arrows"
+
+log "hoglake is serving at $url (data in $data_dir); Ctrl-C stops it"
+wait $server

@@ -13,6 +13,8 @@ struct CommandContext {
   int exit_code = 0;
 };
 
+// `hoglake serve`: the control plane.
+void RegisterServeCommand(CLI::App& app, CommandContext& context);
 // `hoglake arrow …`: inspect and produce Arrow IPC streams.
 void RegisterArrowCommands(CLI::App& app, CommandContext& context);
 

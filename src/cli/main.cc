@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   hoglake::cli::CommandContext context;
+  hoglake::cli::RegisterServeCommand(app, context);
   hoglake::cli::RegisterArrowCommands(app, context);
 
   try {

@@ -1,0 +1,70 @@
+// CatalogService: the control plane's operations over PostgreSQL, one method
+// per contract operation, each a single transaction (reads) or a single
+// CommitScope (mutations). Errors carry the contract's codes (common/status.h)
+// with messages naming what was wrong; the HTTP layer only translates.
+//
+// Thread-safe: each call borrows a connection from the pool.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/advisory_locks.h"
+#include "catalog/commit_scope.h"
+#include "catalog/pg_pool.h"
+#include "catalog/snapshot_selector.h"
+
+namespace hoglake::catalog {
+
+struct CatalogServiceOptions {
+  // Bound on waiting for a catalog's commit lock (0 = unbounded).
+  int64_t commit_lock_timeout_ms = 30000;
+};
+
+struct CatalogInfo {
+  std::string name;
+  std::string data_path;
+  int64_t head_snapshot_id = 0;
+  int64_t schema_version = 0;
+  // Present once expiry has advanced the floor.
+  std::optional<int64_t> earliest_snapshot_time_micros;
+};
+
+struct NamespaceInfo {
+  std::string name;
+  int64_t namespace_id = 0;
+};
+
+class CatalogService {
+ public:
+  CatalogService(PgPool* pool, CatalogServiceOptions options);
+
+  // ---- catalogs ----
+  // Creates the catalog and its snapshot 0. kAlreadyExists, kValidation (name,
+  // data_path, overlap with another catalog's data_path).
+  Result<CatalogInfo> CreateCatalog(std::string_view name, std::string_view data_path);
+  Result<std::vector<CatalogInfo>> ListCatalogs();
+  Result<CatalogInfo> GetCatalog(std::string_view name);
+
+  // ---- namespaces ----
+  // Namespaces live at the selected snapshot, ordered by name.
+  Result<std::vector<NamespaceInfo>> ListNamespaces(std::string_view catalog,
+                                                    const SnapshotSelector& at);
+  Result<NamespaceInfo> CreateNamespace(std::string_view catalog, std::string_view name);
+  Result<NamespaceInfo> GetNamespace(std::string_view catalog, std::string_view name);
+  // kNamespaceNotEmpty while it holds live tables or views; kCommitConflict
+  // when `expected_namespace_id` names another incarnation.
+  Result<CommitResult> DropNamespace(std::string_view catalog, std::string_view name,
+                                     std::optional<int64_t> expected_namespace_id);
+
+  // A trivial query on a fresh connection: is the database reachable?
+  Status Ping();
+
+ private:
+  PgPool* pool_;
+  CatalogServiceOptions options_;
+};
+
+}  // namespace hoglake::catalog

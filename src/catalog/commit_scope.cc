@@ -1,0 +1,114 @@
+#include "catalog/commit_scope.h"
+
+#include "catalog/advisory_locks.h"
+
+namespace hoglake::catalog {
+namespace {
+
+constexpr const char* kHeadColumns =
+    "catalog_id, last_snapshot_id, schema_version, earliest_snapshot_id, "
+    "(extract(epoch from earliest_snapshot_time) * 1000000)::bigint";
+
+CatalogHead HeadFromRow(const PgResult& r) {
+  CatalogHead head;
+  head.catalog_id = r.GetInt64(0, 0);
+  head.head_snapshot_id = r.GetInt64(0, 1);
+  head.schema_version = r.GetInt64(0, 2);
+  head.earliest_snapshot_id = r.GetInt64(0, 3);
+  head.earliest_snapshot_time_micros = r.GetOptionalInt64(0, 4);
+  return head;
+}
+
+}  // namespace
+
+Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name) {
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn.Exec(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE name = $1"),
+                            {std::string(catalog_name)}));
+  if (r.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
+  return HeadFromRow(r);
+}
+
+Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view catalog_name,
+                                       int64_t lock_timeout_ms) {
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult id,
+      conn.Exec("SELECT catalog_id FROM hog_catalog WHERE name = $1", {std::string(catalog_name)}));
+  if (id.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
+  const int64_t catalog_id = id.GetInt64(0, 0);
+  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+  HOGLAKE_RETURN_IF_ERROR(conn.Exec("SELECT set_config('lock_timeout', $1, true)",
+                                    {std::to_string(std::max<int64_t>(lock_timeout_ms, 0))}));
+  Result<PgResult> locked =
+      conn.Exec("SELECT pg_advisory_xact_lock($1)",
+                {std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))});
+  if (!locked.ok()) {
+    if (locked.error().code == ErrorCode::kCommitQueueTimeout) {
+      return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
+                       "' commit lock not acquired within ", lock_timeout_ms, " ms");
+    }
+    return locked.error();
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.Exec(StrCat("SELECT ", kHeadColumns,
+                                                        " FROM hog_catalog WHERE catalog_id = $1"),
+                                                 {std::to_string(catalog_id)}));
+  if (r.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
+  CommitScope scope(&conn, std::move(txn));
+  scope.head_ = HeadFromRow(r);
+  return scope;
+}
+
+Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t count) {
+  if (allocator != "next_namespace_id" && allocator != "next_table_id" &&
+      allocator != "next_file_id" && allocator != "next_view_id") {
+    return Internal("unknown id allocator ", allocator);
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn_->Exec(StrCat("UPDATE hog_catalog SET ", allocator, " = ", allocator,
+                                     " + $2 WHERE catalog_id = $1 RETURNING ", allocator, " - $2"),
+                              {std::to_string(head_.catalog_id), std::to_string(count)}));
+  return r.GetInt64(0, 0);
+}
+
+void CommitScope::AddChange(ChangeKind kind, int64_t object_id) {
+  for (const auto& [k, id] : changes_) {
+    if (k == kind && id == object_id) return;  // one row per (object, kind)
+  }
+  changes_.emplace_back(kind, object_id);
+}
+
+Result<CommitResult> CommitScope::Finish(bool ddl, const CommitMetadata& metadata) {
+  const int64_t snapshot = snapshot_id();
+  const int64_t schema_version = head_.schema_version + (ddl ? 1 : 0);
+  const std::string catalog = std::to_string(head_.catalog_id);
+  HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
+      "INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, schema_version, author, "
+      "commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)",
+      {catalog, std::to_string(snapshot), std::to_string(schema_version), metadata.author,
+       metadata.message}));
+  if (!changes_.empty()) {
+    std::string kinds = "{";
+    std::string ids = "{";
+    for (size_t i = 0; i < changes_.size(); ++i) {
+      if (i) {
+        kinds += ',';
+        ids += ',';
+      }
+      kinds += ChangeKindName(changes_[i].first);
+      ids += std::to_string(changes_[i].second);
+    }
+    kinds += '}';
+    ids += '}';
+    HOGLAKE_RETURN_IF_ERROR(
+        conn_->Exec("INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
+                    "SELECT $1, $2, k, o FROM unnest($3::text[], $4::bigint[]) AS c(k, o)",
+                    {catalog, std::to_string(snapshot), kinds, ids}));
+  }
+  HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
+      "UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
+      {catalog, std::to_string(snapshot), std::to_string(schema_version)}));
+  HOGLAKE_RETURN_IF_ERROR(txn_.Commit());
+  return CommitResult{snapshot, schema_version};
+}
+
+}  // namespace hoglake::catalog

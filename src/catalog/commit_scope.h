@@ -1,0 +1,73 @@
+// CommitScope: the one way a mutation reaches the catalog.
+//
+// Begin() opens a transaction, bounds lock waits with `lock_timeout`, takes
+// the catalog's commit lock (a transaction-scoped advisory lock, so commits
+// to one catalog serialize and commits to different catalogs do not) and
+// reads the head. The mutation then writes its rows, using snapshot_id() as
+// its new snapshot and AllocateIds() for per-catalog ids, and records what it
+// changed with AddChange(). Finish() stamps the snapshot (clock_timestamp()
+// under the lock, so snapshot_time is monotone with id), writes the change
+// rows, advances the head (and the schema version for DDL) and commits.
+// Destroying an unfinished scope rolls everything back: a refused request
+// writes nothing.
+//
+// A lock wait longer than the bound fails with kCommitQueueTimeout.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/change_kind.h"
+#include "catalog/pg_connection.h"
+#include "catalog/snapshot_selector.h"
+
+namespace hoglake::catalog {
+
+struct CommitResult {
+  int64_t snapshot_id = 0;
+  int64_t schema_version = 0;
+};
+
+struct CommitMetadata {
+  std::optional<std::string> author;
+  std::optional<std::string> message;
+};
+
+class CommitScope {
+ public:
+  // kNotFound when the catalog does not exist.
+  static Result<CommitScope> Begin(PgConnection& conn, std::string_view catalog_name,
+                                   int64_t lock_timeout_ms);
+
+  CommitScope(CommitScope&&) = default;
+
+  PgConnection& conn() { return *conn_; }
+  const CatalogHead& head() const { return head_; }
+  int64_t catalog_id() const { return head_.catalog_id; }
+  // The id the snapshot being built will get (head + 1).
+  int64_t snapshot_id() const { return head_.head_snapshot_id + 1; }
+
+  // Reserves `count` consecutive ids from one of the catalog's allocators
+  // ("next_namespace_id", "next_table_id", "next_file_id", "next_view_id");
+  // returns the first.
+  Result<int64_t> AllocateIds(std::string_view allocator, int64_t count);
+  void AddChange(ChangeKind kind, int64_t object_id);
+
+  // Writes the snapshot and commits. `ddl` bumps the schema version.
+  Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
+
+ private:
+  CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
+
+  PgConnection* conn_;
+  PgTransaction txn_;
+  CatalogHead head_;
+  std::vector<std::pair<ChangeKind, int64_t>> changes_;
+};
+
+// Reads a catalog's head outside any lock (reads and time travel).
+Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name);
+
+}  // namespace hoglake::catalog

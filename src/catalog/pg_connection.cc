@@ -1,0 +1,118 @@
+#include "catalog/pg_connection.h"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstring>
+
+namespace hoglake::catalog {
+
+PgResult::PgResult(pg_result* result) : result_(result, &PQclear) {}
+
+int PgResult::rows() const { return result_ ? PQntuples(result_.get()) : 0; }
+int PgResult::columns() const { return result_ ? PQnfields(result_.get()) : 0; }
+bool PgResult::IsNull(int row, int col) const { return PQgetisnull(result_.get(), row, col); }
+
+std::string_view PgResult::GetText(int row, int col) const {
+  return std::string_view(PQgetvalue(result_.get(), row, col),
+                          static_cast<size_t>(PQgetlength(result_.get(), row, col)));
+}
+
+int64_t PgResult::GetInt64(int row, int col) const {
+  std::string_view text = GetText(row, col);
+  int64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
+std::optional<int64_t> PgResult::GetOptionalInt64(int row, int col) const {
+  if (IsNull(row, col)) return std::nullopt;
+  return GetInt64(row, col);
+}
+
+std::optional<std::string> PgResult::GetOptionalString(int row, int col) const {
+  if (IsNull(row, col)) return std::nullopt;
+  return GetString(row, col);
+}
+
+int64_t PgResult::affected_rows() const {
+  const char* text = PQcmdTuples(result_.get());
+  int64_t value = 0;
+  std::from_chars(text, text + std::strlen(text), value);
+  return value;
+}
+
+void PgConnection::Closer::operator()(pg_conn* conn) const { PQfinish(conn); }
+
+PgConnection::PgConnection(pg_conn* conn) : conn_(conn) {}
+
+Result<PgConnection> PgConnection::Open(const std::string& conninfo) {
+  pg_conn* conn = PQconnectdb(conninfo.c_str());
+  if (conn == nullptr) return Unavailable("cannot allocate a PostgreSQL connection");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::string message = PQerrorMessage(conn);
+    PQfinish(conn);
+    while (!message.empty() && message.back() == '\n') message.pop_back();
+    return Unavailable("cannot connect to PostgreSQL: ", message);
+  }
+  return PgConnection(conn);
+}
+
+bool PgConnection::broken() const { return !conn_ || PQstatus(conn_.get()) != CONNECTION_OK; }
+
+Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_.get());
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  std::string_view sqlstate = state ? state : "";
+  ErrorCode code = ErrorCode::kInternal;
+  if (sqlstate == "55P03") {
+    code = ErrorCode::kCommitQueueTimeout;
+  } else if (sqlstate.starts_with("08") || broken()) {
+    code = ErrorCode::kUnavailable;
+  } else if (sqlstate == "23505") {
+    code = ErrorCode::kAlreadyExists;
+  }
+  std::string_view head = sql.substr(0, 80);
+  return MakeError(code, "PostgreSQL ", sqlstate.empty() ? "error" : sqlstate, ": ", message,
+                   " (in: ", head, sql.size() > 80 ? "…" : "", ")");
+}
+
+Result<PgResult> PgConnection::Exec(std::string_view sql, const std::vector<PgParam>& params) {
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const PgParam& p : params) values.push_back(p ? p->c_str() : nullptr);
+  const std::string statement(sql);
+  pg_result* raw = PQexecParams(conn_.get(), statement.c_str(), static_cast<int>(params.size()),
+                                nullptr, values.data(), nullptr, nullptr, 0);
+  PgResult result(raw);
+  const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return ErrorFrom(raw, sql);
+  return result;
+}
+
+Status PgConnection::ExecScript(std::string_view sql) {
+  const std::string script(sql);
+  pg_result* raw = PQexec(conn_.get(), script.c_str());
+  PgResult result(raw);
+  const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return ErrorFrom(raw, sql);
+  return Status::Ok();
+}
+
+Result<PgTransaction> PgTransaction::Begin(PgConnection& conn) {
+  HOGLAKE_RETURN_IF_ERROR(conn.Exec("BEGIN"));
+  return PgTransaction(&conn);
+}
+
+PgTransaction::~PgTransaction() {
+  if (conn_ != nullptr && !conn_->broken()) (void)conn_->Exec("ROLLBACK");
+}
+
+Status PgTransaction::Commit() {
+  PgConnection* conn = conn_;
+  conn_ = nullptr;
+  return conn->Exec("COMMIT").status();
+}
+
+}  // namespace hoglake::catalog

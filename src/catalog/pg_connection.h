@@ -1,0 +1,92 @@
+// A thin RAII wrapper over one libpq connection.
+//
+//   HOGLAKE_ASSIGN_OR_RETURN(PgConnection conn, PgConnection::Open(url));
+//   HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.Exec("SELECT $1::bigint + 1", {"41"}));
+//   int64_t v = r.GetInt64(0, 0);
+//
+// Parameters and results travel in text form. Errors carry the server's
+// message and are classified by SQLSTATE: lock_not_available (55P03) →
+// kCommitQueueTimeout, connection failures (08xxx, or a dead socket) →
+// kUnavailable, unique_violation (23505) → kAlreadyExists, everything else →
+// kInternal. A connection that failed at the socket level reports broken()
+// and should be discarded.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace hoglake::catalog {
+
+using PgParam = std::optional<std::string>;  // nullopt = SQL NULL
+
+class PgResult {
+ public:
+  PgResult() = default;
+  explicit PgResult(pg_result* result);
+
+  int rows() const;
+  int columns() const;
+  bool IsNull(int row, int col) const;
+  std::string_view GetText(int row, int col) const;
+  std::string GetString(int row, int col) const { return std::string(GetText(row, col)); }
+  int64_t GetInt64(int row, int col) const;
+  bool GetBool(int row, int col) const { return GetText(row, col) == "t"; }
+  std::optional<int64_t> GetOptionalInt64(int row, int col) const;
+  std::optional<std::string> GetOptionalString(int row, int col) const;
+  // Rows affected by INSERT/UPDATE/DELETE.
+  int64_t affected_rows() const;
+
+ private:
+  std::shared_ptr<pg_result> result_;
+};
+
+class PgConnection {
+ public:
+  // Connects with a libpq connection string or postgresql:// URL.
+  static Result<PgConnection> Open(const std::string& conninfo);
+
+  PgConnection(PgConnection&&) noexcept = default;
+  PgConnection& operator=(PgConnection&&) noexcept = default;
+
+  // Runs one statement with text parameters $1..$n.
+  Result<PgResult> Exec(std::string_view sql, const std::vector<PgParam>& params = {});
+  // Runs a script of several statements without parameters.
+  Status ExecScript(std::string_view sql);
+  // True once the socket failed; the pool drops such connections.
+  bool broken() const;
+
+ private:
+  explicit PgConnection(pg_conn* conn);
+  Error ErrorFrom(pg_result* result, std::string_view sql) const;
+
+  struct Closer {
+    void operator()(pg_conn* conn) const;
+  };
+  std::unique_ptr<pg_conn, Closer> conn_;
+};
+
+// BEGIN on construction, ROLLBACK on destruction unless Commit() succeeded.
+class PgTransaction {
+ public:
+  static Result<PgTransaction> Begin(PgConnection& conn);
+  PgTransaction(PgTransaction&& other) noexcept : conn_(other.conn_) { other.conn_ = nullptr; }
+  PgTransaction& operator=(PgTransaction&&) = delete;
+  ~PgTransaction();
+
+  Status Commit();
+
+ private:
+  explicit PgTransaction(PgConnection* conn) : conn_(conn) {}
+  PgConnection* conn_;
+};
+
+}  // namespace hoglake::catalog

@@ -1,0 +1,60 @@
+// A bounded pool of PostgreSQL connections shared by request threads.
+//
+//   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool.Acquire());
+//   conn->Exec(...);              // returned to the pool when `conn` dies
+//
+// Connections are opened lazily up to `max_size`. Acquire() waits up to
+// `acquire_timeout_ms` for a free one, then fails with kUnavailable. Broken
+// connections are dropped on return, so the pool heals after a database
+// restart. Thread-safe.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "catalog/pg_connection.h"
+
+namespace hoglake::catalog {
+
+class PgPool {
+ public:
+  PgPool(std::string conninfo, int max_size, int acquire_timeout_ms = 5000);
+  PgPool(const PgPool&) = delete;
+  PgPool& operator=(const PgPool&) = delete;
+
+  class Lease {
+   public:
+    Lease(Lease&& other) noexcept : pool_(other.pool_), conn_(std::move(other.conn_)) {
+      other.pool_ = nullptr;
+    }
+    Lease& operator=(Lease&&) = delete;
+    ~Lease();
+    PgConnection* operator->() { return conn_.get(); }
+    PgConnection& operator*() { return *conn_; }
+
+   private:
+    friend class PgPool;
+    Lease(PgPool* pool, std::unique_ptr<PgConnection> conn) : pool_(pool), conn_(std::move(conn)) {}
+    PgPool* pool_;
+    std::unique_ptr<PgConnection> conn_;
+  };
+
+  Result<Lease> Acquire();
+  const std::string& conninfo() const { return conninfo_; }
+
+ private:
+  void Release(std::unique_ptr<PgConnection> conn);
+
+  const std::string conninfo_;
+  const int max_size_;
+  const int acquire_timeout_ms_;
+  std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<PgConnection>> idle_;
+  int open_ = 0;  // connections handed out or idle
+};
+
+}  // namespace hoglake::catalog

@@ -1,0 +1,152 @@
+// `hoglake serve`: the control plane.
+//
+//   hoglake serve [--data-dir DIR] [--listen HOST:PORT] [--database-url URL]
+//
+// Without --database-url it runs a private PostgreSQL under DIR/pg (the
+// embedded default). Migrations run at start under an advisory lock. The
+// server stops cleanly on SIGINT/SIGTERM (embedded PostgreSQL included).
+// --ready-file PATH writes the server's base URL to PATH once it accepts
+// requests (for scripts and tests; with --listen HOST:0 it names the port
+// picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
+// HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
+#include <CLI/CLI.hpp>
+
+#include <signal.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "catalog/catalog_service.h"
+#include "catalog/embedded_postgres.h"
+#include "catalog/migrations.h"
+#include "catalog/pg_pool.h"
+#include "cli/commands.h"
+#include "common/log.h"
+#include "server/http_server.h"
+#include "server/routes.h"
+
+namespace hoglake::cli {
+namespace {
+
+struct ServeOptions {
+  std::string data_dir = "hoglake-data";
+  std::string listen = "127.0.0.1:8080";
+  std::string database_url;
+  std::string ready_file;
+  int pool_size = 32;
+};
+
+Result<std::pair<std::string, int>> ParseListen(const std::string& listen) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) {
+    return InvalidArgument("--listen '", listen, "' must be HOST:PORT");
+  }
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  try {
+    size_t used = 0;
+    const int port = std::stoi(listen.substr(colon + 1), &used);
+    if (used != listen.size() - colon - 1 || port < 0 || port > 65535) throw std::out_of_range("");
+    return std::make_pair(host, port);
+  } catch (const std::exception&) {
+    return InvalidArgument("--listen '", listen, "' has an invalid port");
+  }
+}
+
+int64_t EnvInt(const char* name, int64_t fallback) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return fallback;
+  return std::atoll(value);
+}
+
+Status Serve(const ServeOptions& options) {
+  HOGLAKE_ASSIGN_OR_RETURN(auto listen, ParseListen(options.listen));
+  // Signals are taken synchronously by the main thread only.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  catalog::EmbeddedPostgres embedded;
+  std::string conninfo = options.database_url;
+  if (conninfo.empty()) {
+    HOGLAKE_RETURN_IF_ERROR(embedded.Start(options.data_dir));
+    conninfo = embedded.conninfo();
+  }
+  {
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::PgConnection conn, catalog::PgConnection::Open(conninfo));
+    HOGLAKE_ASSIGN_OR_RETURN(int version, catalog::Migrate(conn));
+    LogInfo("catalog schema at version ", version);
+  }
+  catalog::PgPool pool(conninfo, options.pool_size);
+  catalog::CatalogServiceOptions service_options;
+  service_options.commit_lock_timeout_ms = EnvInt("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", 30000);
+  catalog::CatalogService service(&pool, service_options);
+  server::Metrics metrics;
+  server::ServerContext context;
+  context.catalogs = &service;
+  context.metrics = &metrics;
+  context.version = HOGLAKE_VERSION;
+  if (const char* name = std::getenv("HOGLAKE_INSTANCE_NAME")) context.instance_name = name;
+  server::Router router;
+  server::RegisterRoutes(router, context);
+
+  server::HttpServerOptions http_options;
+  http_options.host = listen.first;
+  http_options.port = listen.second;
+  server::HttpServer http(&router, &metrics, http_options);
+  HOGLAKE_ASSIGN_OR_RETURN(int port, http.Bind());
+  const std::string url = "http://" + listen.first + ":" + std::to_string(port);
+  std::thread serving([&http] { http.Serve(); });
+  LogInfo("hoglake ", HOGLAKE_VERSION, " serving on ", url,
+          options.database_url.empty() ? " (embedded PostgreSQL)" : "");
+  if (!options.ready_file.empty()) {
+    std::ofstream ready(options.ready_file + ".tmp");
+    ready << url << "\n";
+    ready.close();
+    std::rename((options.ready_file + ".tmp").c_str(), options.ready_file.c_str());
+  }
+  int received = 0;
+  sigwait(&signals, &received);
+  LogInfo("received ", received == SIGINT ? "SIGINT" : "SIGTERM", ", shutting down");
+  http.Stop();
+  serving.join();
+  embedded.Stop();
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterServeCommand(CLI::App& app, CommandContext& context) {
+  auto options = std::make_shared<ServeOptions>();
+  auto* serve = app.add_subcommand("serve", "Run the catalog server (hoglake REST contract v1)");
+  serve
+      ->add_option("--data-dir", options->data_dir,
+                   "Directory for the embedded PostgreSQL and local data")
+      ->capture_default_str();
+  serve->add_option("--listen", options->listen, "HOST:PORT to listen on (port 0 picks one)")
+      ->capture_default_str();
+  serve->add_option("--database-url", options->database_url,
+                    "PostgreSQL URL of an external catalog database (no embedded server)");
+  serve->add_option("--ready-file", options->ready_file,
+                    "Write the base URL to this file once serving");
+  serve->add_option("--pool-size", options->pool_size, "PostgreSQL connections")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  serve->callback([options, &context] {
+    Status status = Serve(*options);
+    if (!status.ok()) {
+      LogError(status.ToString());
+      context.exit_code = 1;
+    }
+  });
+}
+
+}  // namespace hoglake::cli

@@ -1,0 +1,122 @@
+#include "server/http_server.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include "common/log.h"
+
+namespace hoglake::server {
+
+class HttpServer::Impl {
+ public:
+  Impl(const Router* router, Metrics* metrics, HttpServerOptions options)
+      : router_(router), metrics_(metrics), options_(std::move(options)) {
+    const int threads = options_.threads;
+    server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    server_.set_payload_max_length(64 << 20);
+    server_.set_keep_alive_max_count(10000);
+    // One catch-all per method: the Router does the real matching on the raw
+    // target (httplib's own matching sees the path already percent-decoded).
+    auto handler = [this](const httplib::Request& req, httplib::Response& res) {
+      Handle(req, res);
+    };
+    server_.Get(".*", handler);
+    server_.Post(".*", handler);
+    server_.Put(".*", handler);
+    server_.Patch(".*", handler);
+    server_.Delete(".*", handler);
+    server_.Options(".*", handler);
+  }
+
+  Result<int> Bind() {
+    int port = options_.port;
+    if (port == 0) {
+      port = server_.bind_to_any_port(options_.host);
+      if (port <= 0) return IoError("cannot bind ", options_.host, " to any port");
+    } else if (!server_.bind_to_port(options_.host, port)) {
+      return IoError("cannot listen on ", options_.host, ":", port,
+                     " (in use, or not an address of this machine)");
+    }
+    return port;
+  }
+
+  void Serve() { server_.listen_after_bind(); }
+  void Stop() { server_.stop(); }
+
+ private:
+  void Handle(const httplib::Request& req, httplib::Response& res) {
+    const auto start = std::chrono::steady_clock::now();
+    HttpRequest request;
+    request.method = req.method;
+    std::string_view target = req.target;
+    const size_t question = target.find('?');
+    request.path = std::string(target.substr(0, question));
+    HttpResponse response;
+    std::string route = "unmatched";
+    Status parsed =
+        ParseQuery(question == std::string_view::npos ? "" : target.substr(question + 1), &request);
+    if (!parsed.ok()) {
+      response = ErrorResponse(parsed.error());
+    } else {
+      for (const auto& [name, value] : req.headers) {
+        std::string lower = name;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
+        request.headers.emplace(std::move(lower), value);
+      }
+      request.body = req.body;
+      try {
+        response = router_->Dispatch(request, &route);
+      } catch (const std::exception& e) {
+        LogError("unhandled exception on ", req.method, " ", request.path, ": ", e.what());
+        response = ErrorResponse(Internal(e.what()));
+      }
+    }
+    if (response.status >= 500) {
+      LogWarn(req.method, " ", request.path, " → ", response.status, " ", response.body);
+    }
+    res.status = response.status;
+    for (const auto& [name, value] : response.headers) res.set_header(name, value);
+    if (auto id = req.get_header_value("X-Request-Id"); !id.empty()) {
+      res.set_header("X-Request-Id", id);
+    }
+    res.set_content(std::move(response.body), response.content_type);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    metrics_->RecordRequest(route, req.method, res.status, seconds);
+  }
+
+  static Status ParseQuery(std::string_view query, HttpRequest* request) {
+    while (!query.empty()) {
+      size_t amp = query.find('&');
+      std::string_view part = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      if (part.empty()) continue;
+      size_t eq = part.find('=');
+      HOGLAKE_ASSIGN_OR_RETURN(std::string key, PercentDecode(part.substr(0, eq), true));
+      std::string value;
+      if (eq != std::string_view::npos) {
+        HOGLAKE_ASSIGN_OR_RETURN(value, PercentDecode(part.substr(eq + 1), true));
+      }
+      request->query.emplace_back(std::move(key), std::move(value));
+    }
+    return Status::Ok();
+  }
+
+  const Router* router_;
+  Metrics* metrics_;
+  HttpServerOptions options_;
+  httplib::Server server_;
+};
+
+HttpServer::HttpServer(const Router* router, Metrics* metrics, HttpServerOptions options)
+    : impl_(std::make_unique<Impl>(router, metrics, std::move(options))) {}
+HttpServer::~HttpServer() = default;
+Result<int> HttpServer::Bind() { return impl_->Bind(); }
+void HttpServer::Serve() { impl_->Serve(); }
+void HttpServer::Stop() { impl_->Stop(); }
+
+}  // namespace hoglake::server

@@ -1,0 +1,57 @@
+// The HTTP request and response as the route handlers see them, independent
+// of the HTTP library underneath (http_server.cc adapts cpp-httplib).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+
+namespace hoglake::server {
+
+struct HttpRequest {
+  std::string method;
+  std::string path;  // raw, still percent-encoded
+  // Decoded path segments bound by the route pattern, by name ("catalog").
+  std::map<std::string, std::string, std::less<>> path_params;
+  // Decoded query parameters in order; a name may repeat.
+  std::vector<std::pair<std::string, std::string>> query;
+  std::map<std::string, std::string, std::less<>> headers;  // names lowercased
+  std::string body;
+
+  const std::string& Param(std::string_view name) const;
+  // The first value of a query parameter, if present.
+  std::optional<std::string_view> Query(std::string_view name) const;
+  // Every value of a (possibly repeated) query parameter.
+  std::vector<std::string_view> QueryAll(std::string_view name) const;
+  std::optional<std::string_view> Header(std::string_view lowercase_name) const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  static HttpResponse Json(int status, std::string body) {
+    return HttpResponse{status, "application/json", std::move(body), {}};
+  }
+  static HttpResponse Text(int status, std::string body,
+                           std::string content_type = "text/plain; charset=utf-8") {
+    return HttpResponse{status, std::move(content_type), std::move(body), {}};
+  }
+};
+
+// The contract's error body for `error`: {"error": "<code>", "detail": "..."},
+// with its HTTP status (and Retry-After: 1 for commit_queue_timeout).
+HttpResponse ErrorResponse(const Error& error);
+
+// Percent-decodes one path segment or query component ('+' stays '+' in
+// paths and becomes ' ' in queries when `plus_is_space`).
+Result<std::string> PercentDecode(std::string_view text, bool plus_is_space);
+
+}  // namespace hoglake::server

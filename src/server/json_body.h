@@ -1,0 +1,85 @@
+// Strict reading of JSON request bodies (contract §1.3).
+//
+// JsonBody::Parse refuses, with kBadRequest: a non-JSON Content-Type,
+// malformed JSON, a JSON null or non-object body. Getters read one member
+// each, check its JSON type (kBadRequest naming the member's path, e.g.
+// "columns[2].type must be a string") and remember that it was read;
+// CheckNoUnknownFields() then refuses any member nobody read. Nested objects
+// and arrays are JsonObject/JsonArray views sharing the parsed document.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "server/http_types.h"
+
+namespace hoglake::server {
+
+class JsonArray;
+
+class JsonObject {
+ public:
+  Result<std::string> RequiredString(std::string_view key);
+  Result<std::optional<std::string>> OptionalString(std::string_view key);
+  Result<int64_t> RequiredInt64(std::string_view key);
+  Result<std::optional<int64_t>> OptionalInt64(std::string_view key);
+  Result<std::optional<bool>> OptionalBool(std::string_view key);
+  Result<std::optional<JsonObject>> OptionalObject(std::string_view key);
+  Result<std::optional<JsonArray>> OptionalArray(std::string_view key);
+  Result<JsonArray> RequiredArray(std::string_view key);
+  // True when the member exists and is JSON null.
+  bool IsNull(std::string_view key) const;
+  bool Has(std::string_view key) const;
+  // Every member as (name, string value); kBadRequest if any is not a string.
+  Result<std::vector<std::pair<std::string, std::string>>> StringMap();
+
+  Status CheckNoUnknownFields() const;
+  const std::string& path() const { return path_; }
+
+ private:
+  friend class JsonBody;
+  friend class JsonArray;
+  JsonObject(std::shared_ptr<const void> doc, const void* value, std::string path)
+      : doc_(std::move(doc)), value_(value), path_(std::move(path)) {}
+  const void* Member(std::string_view key);
+  std::string PathOf(std::string_view key) const;
+
+  std::shared_ptr<const void> doc_;  // keeps the document alive
+  const void* value_;                // rapidjson::Value of type object
+  std::string path_;                 // "" for the body, "columns[2]" below
+  std::set<std::string, std::less<>> read_;
+};
+
+class JsonArray {
+ public:
+  size_t size() const;
+  bool IsNull(size_t i) const;
+  Result<JsonObject> Object(size_t i) const;
+  Result<std::string> String(size_t i) const;
+  Result<int64_t> Int64(size_t i) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  friend class JsonObject;
+  JsonArray(std::shared_ptr<const void> doc, const void* value, std::string path)
+      : doc_(std::move(doc)), value_(value), path_(std::move(path)) {}
+  std::string PathOf(size_t i) const { return path_ + "[" + std::to_string(i) + "]"; }
+
+  std::shared_ptr<const void> doc_;
+  const void* value_;
+  std::string path_;
+};
+
+class JsonBody {
+ public:
+  static Result<JsonObject> Parse(const HttpRequest& request);
+  static Result<JsonObject> ParseText(std::string_view text);
+};
+
+}  // namespace hoglake::server

@@ -1,0 +1,82 @@
+#include "server/metrics.h"
+
+#include <cstdio>
+
+namespace hoglake::server {
+namespace {
+
+constexpr double kBounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                              0.1,    0.25,  0.5,    1,     2.5,  5,     10};
+
+std::string Escape(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out.push_back('\\');
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string Number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
+}  // namespace
+
+void Metrics::RecordRequest(const std::string& route, const std::string& method, int status,
+                            double seconds) {
+  std::lock_guard lock(mutex_);
+  ++requests_[{route, method, status}];
+  Histogram& h = durations_[{route, method}];
+  if (h.buckets.empty()) h.buckets.assign(std::size(kBounds), 0);
+  for (size_t i = 0; i < std::size(kBounds); ++i) {
+    if (seconds <= kBounds[i]) ++h.buckets[i];
+  }
+  ++h.count;
+  h.sum += seconds;
+}
+
+void Metrics::RecordCommit(const std::string& kind) {
+  std::lock_guard lock(mutex_);
+  ++commits_[kind];
+}
+
+std::string Metrics::RenderPrometheus() const {
+  std::lock_guard lock(mutex_);
+  std::string out;
+  out += "# HELP hoglake_http_requests_total HTTP requests by route, method and status.\n";
+  out += "# TYPE hoglake_http_requests_total counter\n";
+  for (const auto& [key, count] : requests_) {
+    const auto& [route, method, status] = key;
+    out += "hoglake_http_requests_total{route=\"" + Escape(route) + "\",method=\"" + method +
+           "\",status=\"" + std::to_string(status) + "\"} " + std::to_string(count) + "\n";
+  }
+  out += "# HELP hoglake_http_request_duration_seconds HTTP request latency.\n";
+  out += "# TYPE hoglake_http_request_duration_seconds histogram\n";
+  for (const auto& [key, h] : durations_) {
+    const std::string labels = "route=\"" + Escape(key.first) + "\",method=\"" + key.second + "\"";
+    for (size_t i = 0; i < std::size(kBounds); ++i) {
+      out += "hoglake_http_request_duration_seconds_bucket{" + labels + ",le=\"" +
+             Number(kBounds[i]) + "\"} " + std::to_string(h.buckets[i]) + "\n";
+    }
+    out += "hoglake_http_request_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} " +
+           std::to_string(h.count) + "\n";
+    out += "hoglake_http_request_duration_seconds_sum{" + labels + "} " + Number(h.sum) + "\n";
+    out += "hoglake_http_request_duration_seconds_count{" + labels + "} " +
+           std::to_string(h.count) + "\n";
+  }
+  out += "# HELP hoglake_commits_total Successful catalog commits by kind.\n";
+  out += "# TYPE hoglake_commits_total counter\n";
+  for (const auto& [kind, count] : commits_) {
+    out += "hoglake_commits_total{kind=\"" + Escape(kind) + "\"} " + std::to_string(count) + "\n";
+  }
+  return out;
+}
+
+}  // namespace hoglake::server

@@ -1,0 +1,41 @@
+// Router: maps (method, path) to a handler by patterns such as
+// "/v1/catalogs/{catalog}/namespaces/{namespace}". Each path segment is
+// percent-decoded before binding, so "%2F" stays inside its segment. No
+// trailing-slash normalization ("/healthz/" does not match "/healthz").
+//
+// Dispatch answers 404 not_found when no pattern matches the path, 405 when
+// one matches but not for this method, and converts a handler's Error into
+// the contract's error body. The matched pattern is reported as the route
+// label for metrics.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "server/http_types.h"
+
+namespace hoglake::server {
+
+using Handler = std::function<Result<HttpResponse>(HttpRequest&)>;
+
+class Router {
+ public:
+  void Add(std::string method, std::string pattern, Handler handler);
+  // `route` receives the matched pattern, or "unmatched".
+  HttpResponse Dispatch(HttpRequest& request, std::string* route) const;
+
+ private:
+  struct Route {
+    std::string method;
+    std::string pattern;
+    std::vector<std::string> segments;  // "{name}" binds a parameter
+    Handler handler;
+  };
+  std::vector<Route> routes_;
+};
+
+// Splits "/a/b%2Fc/d" into decoded segments {"a", "b/c", "d"}.
+Result<std::vector<std::string>> SplitPath(std::string_view path);
+
+}  // namespace hoglake::server

@@ -1,0 +1,202 @@
+#include "server/routes.h"
+
+#include "catalog/pg_pool.h"
+#include "server/json_body.h"
+#include "server/request_params.h"
+#include "server/wire.h"
+
+namespace hoglake::server {
+namespace {
+
+using catalog::CatalogService;
+
+constexpr const char* kC = "/v1/catalogs/{catalog}";
+constexpr const char* kN = "/v1/catalogs/{catalog}/namespaces/{namespace}";
+constexpr const char* kT = "/v1/catalogs/{catalog}/namespaces/{namespace}/tables/{table}";
+
+std::string P(const char* base, const char* rest) { return std::string(base) + rest; }
+
+HttpResponse JsonOk(int status, JsonWriter& w) { return HttpResponse::Json(status, w.Take()); }
+
+// ---- root and instance ----------------------------------------------------------
+
+void RegisterRoot(Router& router, const ServerContext& ctx) {
+  router.Add("GET", "/livez",
+             [](HttpRequest&) -> Result<HttpResponse> { return HttpResponse::Text(200, "ok"); });
+  router.Add("GET", "/healthz", [ctx](HttpRequest&) -> Result<HttpResponse> {
+    Status ping = ctx.catalogs->Ping();
+    if (!ping.ok()) return HttpResponse::Text(503, "db unreachable");
+    return HttpResponse::Text(200, "ok");
+  });
+  router.Add("GET", "/metrics", [ctx](HttpRequest&) -> Result<HttpResponse> {
+    return HttpResponse::Text(200, ctx.metrics->RenderPrometheus(),
+                              "text/plain; version=0.0.4; charset=utf-8");
+  });
+  router.Add("GET", "/v1/info", [ctx](HttpRequest&) -> Result<HttpResponse> {
+    JsonWriter w;
+    w.BeginObject();
+    if (!ctx.instance_name.empty()) w.Field("name", std::string_view(ctx.instance_name));
+    w.Field("version", std::string_view(ctx.version));
+    w.EndObject();
+    return JsonOk(200, w);
+  });
+}
+
+// ---- catalogs -------------------------------------------------------------------
+
+void RegisterCatalogs(Router& router, const ServerContext& ctx) {
+  CatalogService* service = ctx.catalogs;
+  router.Add("GET", "/v1/catalogs", [service](HttpRequest&) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(auto catalogs, service->ListCatalogs());
+    JsonWriter w;
+    w.BeginArray();
+    for (const auto& c : catalogs) WriteCatalog(c, w);
+    w.EndArray();
+    return JsonOk(200, w);
+  });
+  router.Add("POST", "/v1/catalogs", [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
+    HOGLAKE_ASSIGN_OR_RETURN(std::string name, body.RequiredString("name"));
+    HOGLAKE_ASSIGN_OR_RETURN(std::string data_path, body.RequiredString("data_path"));
+    HOGLAKE_RETURN_IF_ERROR(body.CheckNoUnknownFields());
+    HOGLAKE_ASSIGN_OR_RETURN(auto created, service->CreateCatalog(name, data_path));
+    JsonWriter w;
+    WriteCatalog(created, w);
+    return JsonOk(201, w);
+  });
+  router.Add("GET", kC, [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(auto info, service->GetCatalog(req.Param("catalog")));
+    JsonWriter w;
+    WriteCatalog(info, w);
+    return JsonOk(200, w);
+  });
+}
+
+// ---- namespaces -----------------------------------------------------------------
+
+void RegisterNamespaces(Router& router, const ServerContext& ctx) {
+  CatalogService* service = ctx.catalogs;
+  router.Add("GET", P(kC, "/namespaces"), [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
+    HOGLAKE_ASSIGN_OR_RETURN(auto namespaces, service->ListNamespaces(req.Param("catalog"), at));
+    JsonWriter w;
+    w.BeginArray();
+    for (const auto& ns : namespaces) WriteNamespace(ns, w);
+    w.EndArray();
+    return JsonOk(200, w);
+  });
+  router.Add("POST", P(kC, "/namespaces"), [ctx](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
+    HOGLAKE_ASSIGN_OR_RETURN(std::string name, body.RequiredString("name"));
+    HOGLAKE_RETURN_IF_ERROR(body.CheckNoUnknownFields());
+    HOGLAKE_ASSIGN_OR_RETURN(auto created,
+                             ctx.catalogs->CreateNamespace(req.Param("catalog"), name));
+    ctx.metrics->RecordCommit("namespace_created");
+    JsonWriter w;
+    WriteNamespace(created, w);
+    return JsonOk(201, w);
+  });
+  router.Add("GET", kN, [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(auto ns,
+                             service->GetNamespace(req.Param("catalog"), req.Param("namespace")));
+    JsonWriter w;
+    WriteNamespace(ns, w);
+    return JsonOk(200, w);
+  });
+  router.Add("DELETE", kN, [ctx](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> expected,
+                             QueryInt64(req, "expected_namespace_id"));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        auto result,
+        ctx.catalogs->DropNamespace(req.Param("catalog"), req.Param("namespace"), expected));
+    ctx.metrics->RecordCommit("namespace_dropped");
+    JsonWriter w;
+    WriteCommitResult(result, w);
+    return JsonOk(200, w);
+  });
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes() {
+  static const std::vector<std::pair<std::string, std::string>> kRoutes = [] {
+    const std::string c = kC, n = kN, t = kT;
+    const std::string op = c + "/table-creations/{operation}";
+    return std::vector<std::pair<std::string, std::string>>{
+        {"GET", "/openapi.yaml"},
+        {"GET", "/v1/maintenance/status"},
+        {"GET", "/v1/maintenance/runs"},
+        {"GET", "/v1/database/health"},
+        {"POST", "/v1/debug/decode-bound"},
+        {"GET", n + "/tables"},
+        {"POST", n + "/tables"},
+        {"GET", t},
+        {"DELETE", t},
+        {"POST", t + "/truncate"},
+        {"POST", t + "/alter"},
+        {"GET", t + "/scan"},
+        {"GET", t + "/files"},
+        {"GET", t + "/files/{fileId}/stats"},
+        {"GET", t + "/changes"},
+        {"GET", t + "/partitions"},
+        {"GET", t + "/partitions/values"},
+        {"GET", c + "/stats/partitions"},
+        {"GET", c + "/snapshots"},
+        {"POST", c + "/commit"},
+        {"POST", c + "/commit/prepared"},
+        {"POST", c + "/commit/deletes/prepared"},
+        {"POST", c + "/commit/mutations/prepared"},
+        {"POST", c + "/commit/uploads"},
+        {"POST", c + "/commit/transaction"},
+        {"GET", c + "/commit/receipts/{operation}"},
+        {"PUT", op},
+        {"PUT", op + "/partitioned"},
+        {"PUT", op + "/sorted"},
+        {"PUT", op + "/metadata"},
+        {"GET", op},
+        {"POST", op + "/commit"},
+        {"POST", op + "/commit/uploads"},
+        {"POST", op + "/abort"},
+        {"PUT", c + "/uploads/{upload}"},
+        {"POST", c + "/uploads/renew"},
+        {"POST", c + "/uploads/abandon"},
+        {"POST", c + "/uploads/schedule-expired"},
+        {"GET", c + "/consumers"},
+        {"GET", c + "/consumers/{consumer}/offsets"},
+        {"GET", c + "/consumers/{consumer}/offsets/{tableUuid}"},
+        {"PUT", c + "/consumers/{consumer}/offsets/{tableUuid}"},
+        {"GET", c + "/options"},
+        {"PATCH", c + "/options"},
+        {"POST", c + "/maintenance/expire"},
+        {"POST", c + "/maintenance/cleanup"},
+        {"POST", c + "/maintenance/compact"},
+        {"POST", c + "/maintenance/rehydrate"},
+        {"POST", c + "/maintenance/verify"},
+        {"GET", c + "/maintenance/status"},
+        {"GET", c + "/maintenance/runs"},
+        {"GET", n + "/views"},
+        {"POST", n + "/views"},
+        {"GET", n + "/views/{view}"},
+        {"DELETE", n + "/views/{view}"},
+        {"GET", c + "/publications"},
+        {"POST", c + "/publications"},
+        {"GET", c + "/publications/{publication}"},
+        {"DELETE", c + "/publications/{publication}"},
+        {"GET", c + "/export"},
+    };
+  }();
+  return kRoutes;
+}
+
+void RegisterRoutes(Router& router, const ServerContext& context) {
+  RegisterRoot(router, context);
+  RegisterCatalogs(router, context);
+  RegisterNamespaces(router, context);
+  for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
+    router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
+      return NotImplemented(method, " ", pattern, " is specified but not yet implemented");
+    });
+  }
+}
+
+}  // namespace hoglake::server

@@ -1,0 +1,27 @@
+// The HTTP surface: every route of hoglake REST contract v1 (§2), registered
+// on one Router. Implemented routes translate the request, call the catalog
+// service and render the contract's wire shapes (wire.h); the rest answer
+// 501 not_implemented, naming the route, until their issue lands.
+#pragma once
+
+#include <string>
+
+#include "catalog/catalog_service.h"
+#include "server/metrics.h"
+#include "server/router.h"
+
+namespace hoglake::server {
+
+struct ServerContext {
+  catalog::CatalogService* catalogs = nullptr;
+  Metrics* metrics = nullptr;
+  std::string version;
+  std::string instance_name;  // HOGLAKE_INSTANCE_NAME; empty = omitted
+};
+
+void RegisterRoutes(Router& router, const ServerContext& context);
+
+// Method + pattern of each route answered with 501 (for docs and tests).
+const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes();
+
+}  // namespace hoglake::server

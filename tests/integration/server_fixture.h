@@ -1,0 +1,40 @@
+// A real `hoglake serve` (embedded PostgreSQL in a temporary directory) on a
+// loopback port, started once per test binary, plus a small HTTP/JSON client
+// for talking to it the way hoglake clients do.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace hoglake::testing {
+
+struct ApiResponse {
+  int status = 0;
+  std::string body;
+  rapidjson::Document json;  // parsed when the body is JSON
+  std::string header_retry_after;
+
+  // "error" of an error body, "" otherwise.
+  std::string error() const;
+};
+
+class ServerEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override;
+  void TearDown() override;
+
+  static const std::string& base_url();
+  static const std::string& data_dir();
+  // Sends a request; `body` is sent as application/json unless content_type says otherwise.
+  static ApiResponse Call(const std::string& method, const std::string& path,
+                          const std::string& body = "",
+                          const std::string& content_type = "application/json");
+};
+
+// A fresh, unique catalog name per call ("t1", "t2", …) with its own data path.
+std::string NewCatalog();
+
+}  // namespace hoglake::testing

@@ -32,6 +32,33 @@ struct CatalogInfo {
   std::optional<int64_t> earliest_snapshot_time_micros;
 };
 
+struct SnapshotChange {
+  std::string kind;
+  int64_t object_id = 0;
+};
+
+struct SnapshotInfo {
+  int64_t snapshot_id = 0;
+  int64_t snapshot_time_micros = 0;
+  int64_t schema_version = 0;
+  std::optional<std::string> author;
+  std::optional<std::string> message;
+  std::vector<SnapshotChange> changes;
+};
+
+struct SnapshotPage {
+  std::vector<SnapshotInfo> snapshots;
+  bool has_more = false;
+};
+
+// GET …/snapshots paging (contract §1.8): ids > after ascending, or ids <
+// before descending; limit defaults to 1000 and is capped at 10,000.
+struct SnapshotListing {
+  std::optional<int64_t> after;
+  std::optional<int64_t> before;
+  std::optional<int64_t> limit;
+};
+
 struct NamespaceInfo {
   std::string name;
   int64_t namespace_id = 0;
@@ -58,6 +85,10 @@ class CatalogService {
   // when `expected_namespace_id` names another incarnation.
   Result<CommitResult> DropNamespace(std::string_view catalog, std::string_view name,
                                      std::optional<int64_t> expected_namespace_id);
+
+  // ---- snapshots ----
+  // kValidation: limit < 1, or both `before` and a non-zero `after`.
+  Result<SnapshotPage> ListSnapshots(std::string_view catalog, const SnapshotListing& listing);
 
   // A trivial query on a fresh connection: is the database reachable?
   Status Ping();

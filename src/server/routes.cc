@@ -116,6 +116,22 @@ void RegisterNamespaces(Router& router, const ServerContext& ctx) {
   });
 }
 
+// ---- snapshots ------------------------------------------------------------------
+
+void RegisterSnapshots(Router& router, const ServerContext& ctx) {
+  CatalogService* service = ctx.catalogs;
+  router.Add("GET", P(kC, "/snapshots"), [service](HttpRequest& req) -> Result<HttpResponse> {
+    catalog::SnapshotListing listing;
+    HOGLAKE_ASSIGN_OR_RETURN(listing.after, QueryInt64(req, "after"));
+    HOGLAKE_ASSIGN_OR_RETURN(listing.before, QueryInt64(req, "before"));
+    HOGLAKE_ASSIGN_OR_RETURN(listing.limit, QueryInt64(req, "limit"));
+    HOGLAKE_ASSIGN_OR_RETURN(auto page, service->ListSnapshots(req.Param("catalog"), listing));
+    JsonWriter w;
+    WriteSnapshotPage(page, w);
+    return JsonOk(200, w);
+  });
+}
+
 }  // namespace
 
 const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes() {
@@ -141,7 +157,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", t + "/partitions"},
         {"GET", t + "/partitions/values"},
         {"GET", c + "/stats/partitions"},
-        {"GET", c + "/snapshots"},
         {"POST", c + "/commit"},
         {"POST", c + "/commit/prepared"},
         {"POST", c + "/commit/deletes/prepared"},
@@ -192,6 +207,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterRoot(router, context);
   RegisterCatalogs(router, context);
   RegisterNamespaces(router, context);
+  RegisterSnapshots(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -33,6 +33,33 @@ void WriteNamespace(const catalog::NamespaceInfo& info, JsonWriter& w) {
   w.EndObject();
 }
 
+void WriteSnapshotPage(const catalog::SnapshotPage& page, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("snapshots");
+  w.BeginArray();
+  for (const auto& s : page.snapshots) {
+    w.BeginObject();
+    w.Field("snapshot_id", s.snapshot_id);
+    w.Field("snapshot_time", std::string_view(FormatInstant(s.snapshot_time_micros)));
+    w.Field("schema_version", s.schema_version);
+    w.OptionalField("author", s.author);
+    w.OptionalField("message", s.message);
+    w.Key("changes");
+    w.BeginArray();
+    for (const auto& change : s.changes) {
+      w.BeginObject();
+      w.Field("kind", std::string_view(change.kind));
+      w.Field("object_id", change.object_id);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Field("has_more", page.has_more);
+  w.EndObject();
+}
+
 void WriteCommitResult(const catalog::CommitResult& result, JsonWriter& w) {
   w.BeginObject();
   w.Field("snapshot_id", result.snapshot_id);

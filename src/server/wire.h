@@ -12,6 +12,7 @@ namespace hoglake::server {
 
 void WriteCatalog(const catalog::CatalogInfo& info, JsonWriter& w);
 void WriteNamespace(const catalog::NamespaceInfo& info, JsonWriter& w);
+void WriteSnapshotPage(const catalog::SnapshotPage& page, JsonWriter& w);
 void WriteCommitResult(const catalog::CommitResult& result, JsonWriter& w);
 
 // Capabilities advertised on Catalog (contract §1.9): only what is implemented.

@@ -80,8 +80,8 @@ void AppendJsonNumber(F value, std::string* out) {
     return;
   }
   char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), std::abs(value),
-                                 std::chars_format::scientific);
+  auto [end, ec] =
+      std::to_chars(buf, buf + sizeof(buf), std::abs(value), std::chars_format::scientific);
   (void)ec;  // 64 bytes always suffice for a float or double
   // buf = "d[.ddd]e±XX"
   std::string_view text(buf, static_cast<size_t>(end - buf));
@@ -99,6 +99,15 @@ void AppendJsonNumber(F value, std::string* out) {
 }
 
 }  // namespace
+
+bool IsValidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t len = Utf8SequenceLength(text, i);
+    if (len == 0) return false;
+    i += len;
+  }
+  return true;
+}
 
 void AppendJsonString(std::string_view text, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -118,13 +127,27 @@ void AppendJsonString(std::string_view text, std::string* out) {
       continue;
     }
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\b':
+        out->append("\\b");
+        break;
+      case '\f':
+        out->append("\\f");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
       default:
         if (c < 0x20) {
           out->append("\\u00");

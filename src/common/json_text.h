@@ -13,6 +13,10 @@ namespace hoglake {
 // U+FFFD so the output is always valid JSON.
 void AppendJsonString(std::string_view text, std::string* out);
 
+// True when `text` is well-formed UTF-8 (no overlong forms, no surrogates,
+// nothing above U+10FFFF).
+bool IsValidUtf8(std::string_view text);
+
 // Appends a double the way ECMAScript's Number.prototype.toString prints it
 // (shortest round-trip digits; exponent form below 1e-6 and from 1e21), so
 // JSON we write matches what a JavaScript client would print. -0.0 is written

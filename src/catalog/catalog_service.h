@@ -15,6 +15,7 @@
 #include "catalog/commit_scope.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
+#include "catalog/table_info.h"
 
 namespace hoglake::catalog {
 
@@ -85,6 +86,21 @@ class CatalogService {
   // when `expected_namespace_id` names another incarnation.
   Result<CommitResult> DropNamespace(std::string_view catalog, std::string_view name,
                                      std::optional<int64_t> expected_namespace_id);
+
+  // ---- tables ----
+  // Tables live at the selected snapshot in the namespace, ordered by name.
+  Result<std::vector<TableSummary>> ListTables(std::string_view catalog,
+                                               std::string_view namespace_name,
+                                               const SnapshotSelector& at);
+  // Creates the table (one snapshot, table_created); the result is the table
+  // at the new snapshot with `snapshot_id` set.
+  Result<TableInfo> CreateTable(std::string_view catalog, std::string_view namespace_name,
+                                CreateTableRequest request);
+  // `with_totals` adds exact record/file counts at the resolved snapshot.
+  Result<TableInfo> GetTable(const TableRef& table, const SnapshotSelector& at, bool with_totals);
+  // kCommitConflict when `expected_table_uuid` names another incarnation.
+  Result<CommitResult> DropTable(const TableRef& table,
+                                 std::optional<std::string> expected_table_uuid);
 
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.

@@ -100,6 +100,42 @@ Status PgConnection::ExecScript(std::string_view sql) {
   return Status::Ok();
 }
 
+std::string PgTextArray(const std::vector<std::optional<std::string>>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    if (!values[i]) {
+      out += "NULL";
+      continue;
+    }
+    out += '"';
+    for (char c : *values[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
+std::string PgIntArray(const std::vector<int64_t>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    out += std::to_string(values[i]);
+  }
+  return out + "}";
+}
+
+std::string PgBoolArray(const std::vector<bool>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    out += values[i] ? 't' : 'f';
+  }
+  return out + "}";
+}
+
 Result<PgTransaction> PgTransaction::Begin(PgConnection& conn) {
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("BEGIN"));
   return PgTransaction(&conn);

@@ -74,6 +74,14 @@ class PgConnection {
   std::unique_ptr<pg_conn, Closer> conn_;
 };
 
+// Text of a PostgreSQL array literal for a text[] parameter: {"a",NULL,"b"}
+// with quotes and backslashes escaped.
+std::string PgTextArray(const std::vector<std::optional<std::string>>& values);
+// {1,2,3} for a bigint[] / integer[] parameter.
+std::string PgIntArray(const std::vector<int64_t>& values);
+// {t,f} for a boolean[] parameter.
+std::string PgBoolArray(const std::vector<bool>& values);
+
 // BEGIN on construction, ROLLBACK on destruction unless Commit() succeeded.
 class PgTransaction {
  public:

@@ -2,6 +2,8 @@
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 namespace hoglake::server {
 namespace {
@@ -91,6 +93,23 @@ Result<JsonArray> JsonObject::RequiredArray(std::string_view key) {
   HOGLAKE_ASSIGN_OR_RETURN(std::optional<JsonArray> value, OptionalArray(key));
   if (!value) return BadRequest(PathOf(key), " is required");
   return std::move(*value);
+}
+
+Result<std::optional<std::string>> JsonObject::OptionalRawJson(std::string_view key) {
+  const void* m = Member(key);
+  if (m == nullptr || V(m).IsNull()) return std::optional<std::string>();
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  V(m).Accept(writer);
+  return std::optional<std::string>(std::string(buffer.GetString(), buffer.GetSize()));
+}
+
+std::vector<std::string> JsonObject::Keys() const {
+  std::vector<std::string> keys;
+  for (const auto& member : V(value_).GetObject()) {
+    keys.emplace_back(member.name.GetString(), member.name.GetStringLength());
+  }
+  return keys;
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> JsonObject::StringMap() {

@@ -33,6 +33,11 @@ class JsonObject {
   Result<std::optional<JsonObject>> OptionalObject(std::string_view key);
   Result<std::optional<JsonArray>> OptionalArray(std::string_view key);
   Result<JsonArray> RequiredArray(std::string_view key);
+  // The member re-serialized as compact JSON text (any JSON type), if present
+  // and not null.
+  Result<std::optional<std::string>> OptionalRawJson(std::string_view key);
+  // Member names in document order.
+  std::vector<std::string> Keys() const;
   // True when the member exists and is JSON null.
   bool IsNull(std::string_view key) const;
   bool Has(std::string_view key) const;

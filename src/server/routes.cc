@@ -1,8 +1,12 @@
 #include "server/routes.h"
 
+#include <algorithm>
+
 #include "catalog/pg_pool.h"
+#include "common/uuid.h"
 #include "server/json_body.h"
 #include "server/request_params.h"
+#include "server/table_wire.h"
 #include "server/wire.h"
 
 namespace hoglake::server {
@@ -116,6 +120,68 @@ void RegisterNamespaces(Router& router, const ServerContext& ctx) {
   });
 }
 
+// ---- tables ---------------------------------------------------------------------
+
+catalog::TableRef RefOf(const HttpRequest& req) {
+  return catalog::TableRef{req.Param("catalog"), req.Param("namespace"), req.Param("table")};
+}
+
+void RegisterTables(Router& router, const ServerContext& ctx) {
+  CatalogService* service = ctx.catalogs;
+  router.Add("GET", P(kN, "/tables"), [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
+    HOGLAKE_ASSIGN_OR_RETURN(auto tables,
+                             service->ListTables(req.Param("catalog"), req.Param("namespace"), at));
+    JsonWriter w;
+    w.BeginArray();
+    for (const auto& t : tables) WriteTableSummary(t, w);
+    w.EndArray();
+    return JsonOk(200, w);
+  });
+  router.Add("POST", P(kN, "/tables"), [ctx](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
+    catalog::CreateTableRequest request;
+    HOGLAKE_ASSIGN_OR_RETURN(request.name, body.RequiredString("name"));
+    HOGLAKE_ASSIGN_OR_RETURN(JsonArray columns, body.RequiredArray("columns"));
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<JsonObject> properties,
+                             body.OptionalObject("properties"));
+    HOGLAKE_ASSIGN_OR_RETURN(request.comment, body.OptionalString("comment"));
+    HOGLAKE_RETURN_IF_ERROR(body.CheckNoUnknownFields());
+    if (properties) {
+      HOGLAKE_ASSIGN_OR_RETURN(request.properties, properties->StringMap());
+      std::sort(request.properties.begin(), request.properties.end());
+    }
+    HOGLAKE_ASSIGN_OR_RETURN(request.columns, ParseColumnDefs(std::move(columns)));
+    HOGLAKE_ASSIGN_OR_RETURN(auto table,
+                             ctx.catalogs->CreateTable(req.Param("catalog"), req.Param("namespace"),
+                                                       std::move(request)));
+    ctx.metrics->RecordCommit("table_created");
+    JsonWriter w;
+    WriteTable(table, w);
+    return JsonOk(201, w);
+  });
+  router.Add("GET", kT, [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
+    const bool totals = req.Query("totals").value_or("true") != "false";
+    HOGLAKE_ASSIGN_OR_RETURN(auto table, service->GetTable(RefOf(req), at, totals));
+    JsonWriter w;
+    WriteTable(table, w);
+    return JsonOk(200, w);
+  });
+  router.Add("DELETE", kT, [ctx](HttpRequest& req) -> Result<HttpResponse> {
+    std::optional<std::string> expected;
+    if (auto text = req.Query("expected_table_uuid")) {
+      HOGLAKE_ASSIGN_OR_RETURN(UuidBytes uuid, ParseUuid(*text));
+      expected = FormatUuid(uuid);
+    }
+    HOGLAKE_ASSIGN_OR_RETURN(auto result, ctx.catalogs->DropTable(RefOf(req), expected));
+    ctx.metrics->RecordCommit("table_dropped");
+    JsonWriter w;
+    WriteCommitResult(result, w);
+    return JsonOk(200, w);
+  });
+}
+
 // ---- snapshots ------------------------------------------------------------------
 
 void RegisterSnapshots(Router& router, const ServerContext& ctx) {
@@ -144,10 +210,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", "/v1/maintenance/runs"},
         {"GET", "/v1/database/health"},
         {"POST", "/v1/debug/decode-bound"},
-        {"GET", n + "/tables"},
-        {"POST", n + "/tables"},
-        {"GET", t},
-        {"DELETE", t},
         {"POST", t + "/truncate"},
         {"POST", t + "/alter"},
         {"GET", t + "/scan"},
@@ -208,6 +270,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterCatalogs(router, context);
   RegisterNamespaces(router, context);
   RegisterSnapshots(router, context);
+  RegisterTables(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -9,6 +9,7 @@
 #include "catalog/change_kind.h"
 #include "catalog/identifiers.h"
 #include "catalog/migrations.h"
+#include "iceberg/column_type.h"
 
 namespace hoglake::catalog {
 namespace {
@@ -40,6 +41,14 @@ TEST(VocabularyTest, ChangeKindsMatchTheSqlCheck) {
   }
   EXPECT_EQ(CheckMembers("kind        text NOT NULL CHECK"), expected);
   EXPECT_FALSE(ParseChangeKind("table_renamed").has_value());
+}
+
+TEST(VocabularyTest, ColumnTypesMatchTheSqlCheckInOrder) {
+  std::vector<std::string> expected;
+  for (iceberg::ColumnType type : iceberg::AllColumnTypes()) {
+    expected.emplace_back(iceberg::ColumnTypeName(type));
+  }
+  EXPECT_EQ(CheckMembers("CONSTRAINT hog_column_col_type CHECK"), expected);
 }
 
 TEST(VocabularyTest, MigrationsAreNumberedFromOneWithoutGaps) {

@@ -14,6 +14,7 @@ HOGLAKE_APT_PACKAGES=(
   libpq-dev postgresql-15
   libcpp-httplib-dev
   libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev
+  libssl-dev
   curl
 )
 

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "catalog/advisory_locks.h"
+#include "catalog/commit_request.h"
 #include "catalog/commit_scope.h"
+#include "catalog/file_info.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
 #include "catalog/table_info.h"
@@ -60,6 +62,12 @@ struct SnapshotListing {
   std::optional<int64_t> limit;
 };
 
+struct CommitReceipt {
+  std::string operation;
+  int64_t snapshot_id = 0;
+  int64_t schema_version = 0;
+};
+
 struct NamespaceInfo {
   std::string name;
   int64_t namespace_id = 0;
@@ -102,6 +110,22 @@ class CatalogService {
   Result<CommitResult> DropTable(const TableRef& table,
                                  std::optional<std::string> expected_table_uuid);
 
+  // ---- read planning ----
+  // Every data file visible at the snapshot, by (row_id_start, id).
+  Result<std::vector<DataFileInfo>> Scan(const TableRef& table, const SnapshotSelector& at,
+                                         const ScanOptions& options);
+  Result<std::vector<DataFileInfo>> ListFiles(const TableRef& table, const SnapshotSelector& at,
+                                              const FileListing& listing);
+  Result<FileStats> GetFileStats(const TableRef& table, const SnapshotSelector& at,
+                                 int64_t data_file_id);
+
+  // ---- commits ----
+  // Registers appended files in one snapshot (contract §4). Deletion vectors
+  // answer kNotImplemented for now.
+  Result<CommitResult> Commit(std::string_view catalog, CommitRequest request,
+                              CommitEndpoint endpoint);
+  Result<CommitReceipt> GetReceipt(std::string_view catalog, std::string_view operation);
+
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.
   Result<SnapshotPage> ListSnapshots(std::string_view catalog, const SnapshotListing& listing);
@@ -110,6 +134,13 @@ class CatalogService {
   Status Ping();
 
  private:
+  Result<CatalogInfo> GetCatalogOn(PgConnection& conn, std::string_view name);
+  // Opens a read-only repeatable-read transaction on `conn` and resolves the
+  // table at the selected snapshot.
+  struct TableAt;
+  Result<TableAt> OpenTableAt(PgConnection& conn, const TableRef& table,
+                              const SnapshotSelector& at);
+
   PgPool* pool_;
   CatalogServiceOptions options_;
 };

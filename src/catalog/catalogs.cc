@@ -80,9 +80,13 @@ Result<std::vector<CatalogInfo>> CatalogService::ListCatalogs() {
 
 Result<CatalogInfo> CatalogService::GetCatalog(std::string_view name) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn->Exec(StrCat("SELECT ", kCatalogColumns,
-                                                         " FROM hog_catalog WHERE name = $1"),
-                                                  {std::string(name)}));
+  return GetCatalogOn(*conn, name);
+}
+
+Result<CatalogInfo> CatalogService::GetCatalogOn(PgConnection& conn, std::string_view name) {
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn.Exec(StrCat("SELECT ", kCatalogColumns, " FROM hog_catalog WHERE name = $1"),
+                            {std::string(name)}));
   if (r.rows() == 0) return NotFound("catalog '", name, "' not found");
   return CatalogFromRow(r, 0);
 }

@@ -77,6 +77,36 @@ Result<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+std::string HexEncode(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kHex[c >> 4]);
+    out.push_back(kHex[c & 15]);
+  }
+  return out;
+}
+
+Result<std::string> HexDecode(std::string_view hex) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() % 2 != 0) return InvalidArgument("hex text has odd length ", hex.size());
+  std::string out;
+  out.reserve(hex.size() / 2);
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = nibble(hex[i]);
+    const int lo = nibble(hex[i + 1]);
+    if (hi < 0 || lo < 0) return InvalidArgument("invalid hex digit at position ", i);
+    out.push_back(static_cast<char>(hi << 4 | lo));
+  }
+  return out;
+}
+
 void AppendUuid(std::string_view b, std::string* out) {
   static constexpr char kHex[] = "0123456789abcdef";
   for (size_t i = 0; i < 16 && i < b.size(); ++i) {

@@ -14,6 +14,10 @@ std::string Base64Encode(std::string_view bytes);
 // Strict: only the standard alphabet, correct padding, no whitespace.
 Result<std::string> Base64Decode(std::string_view text);
 
+// Lowercase hex of bytes, and back (HexDecode accepts either case).
+std::string HexEncode(std::string_view bytes);
+Result<std::string> HexDecode(std::string_view hex);
+
 // 16 bytes → "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (lowercase).
 void AppendUuid(std::string_view sixteen_bytes, std::string* out);
 

@@ -67,6 +67,9 @@ std::string_view ErrorCodeName(ErrorCode code);
 struct Error {
   ErrorCode code;
   std::string message;
+  // Extra members for the wire error body, as JSON text without braces
+  // (e.g. "\"tables\":[\"ns.t\"],\"retry\":\"re-prepare\""); usually empty.
+  std::string wire_extra = {};
 
   // "invalid_data: IPC stream truncated in message body"
   std::string ToString() const;

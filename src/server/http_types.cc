@@ -39,6 +39,7 @@ HttpResponse ErrorResponse(const Error& error) {
   const bool hide = info.http_status == 500;
   body += ",\"detail\":";
   AppendJsonString(hide ? std::string_view("internal server error") : error.message, &body);
+  if (!error.wire_extra.empty()) body += "," + error.wire_extra;
   body += "}";
   HttpResponse response = HttpResponse::Json(info.http_status, std::move(body));
   if (error.code == ErrorCode::kCommitQueueTimeout)

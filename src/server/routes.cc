@@ -1,9 +1,13 @@
 #include "server/routes.h"
 
 #include <algorithm>
+#include <charconv>
+#include <set>
 
 #include "catalog/pg_pool.h"
 #include "common/uuid.h"
+#include "server/commit_wire.h"
+#include "server/file_wire.h"
 #include "server/json_body.h"
 #include "server/request_params.h"
 #include "server/table_wire.h"
@@ -182,6 +186,162 @@ void RegisterTables(Router& router, const ServerContext& ctx) {
   });
 }
 
+// ---- read planning ---------------------------------------------------------------
+
+// Values of a query parameter given comma-separated and/or repeated.
+Result<std::vector<std::string>> ListParam(const HttpRequest& req, std::string_view name) {
+  std::vector<std::string> out;
+  for (std::string_view raw : req.QueryAll(name)) {
+    size_t start = 0;
+    while (start <= raw.size()) {
+      size_t comma = raw.find(',', start);
+      if (comma == std::string_view::npos) comma = raw.size();
+      std::string_view token = raw.substr(start, comma - start);
+      if (token.empty()) return BadRequest("query parameter ", name, " has an empty value");
+      out.emplace_back(token);
+      if (out.size() > 100000) return BadRequest("query parameter ", name, " has too many values");
+      start = comma + 1;
+    }
+  }
+  return out;
+}
+
+Result<catalog::ScanOptions> ParseScanOptions(const HttpRequest& req) {
+  catalog::ScanOptions options;
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> include, ListParam(req, "include"));
+  std::sort(include.begin(), include.end());
+  include.erase(std::unique(include.begin(), include.end()), include.end());
+  if (include.size() > 16) return BadRequest("include names more than 16 distinct values");
+  for (const std::string& value : include) {
+    if (value == "column_stats") {
+      options.column_stats = true;
+    } else if (value == "split_offsets") {
+      options.split_offsets = true;
+    } else {
+      return Validation("unknown include value '", value, "' (known: column_stats, split_offsets)");
+    }
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> fields, ListParam(req, "stats_fields"));
+  if (!req.QueryAll("stats_fields").empty()) {
+    std::vector<int64_t> ids;
+    for (const std::string& f : fields) {
+      int64_t id = 0;
+      auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), id);
+      if (ec != std::errc() || end != f.data() + f.size()) {
+        return BadRequest("stats_fields value '", f, "' is not an integer");
+      }
+      ids.push_back(id);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    if (ids.size() > 10000) return BadRequest("stats_fields names more than 10000 distinct ids");
+    if (!options.column_stats) return Validation("stats_fields requires include=column_stats");
+    options.stats_fields = std::move(ids);
+  }
+  return options;
+}
+
+Result<catalog::FileListing> ParseFileListing(const HttpRequest& req) {
+  catalog::FileListing listing;
+  if (auto sort = req.Query("sort")) {
+    static const std::set<std::string_view> kSorts = {"id",   "path",  "record_count",
+                                                      "size", "stats", "begin_snapshot"};
+    if (!kSorts.contains(*sort)) return BadRequest("unknown sort '", *sort, "'");
+    listing.sort = std::string(*sort);
+  }
+  if (auto order = req.Query("order")) {
+    if (*order != "asc" && *order != "desc") return BadRequest("order must be asc or desc");
+    listing.descending = *order == "desc";
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(listing.limit, QueryInt64(req, "limit"));
+  if (listing.limit && *listing.limit < 1) return BadRequest("limit must be at least 1");
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> offset, QueryInt64(req, "offset"));
+  if (offset && *offset < 0) return BadRequest("offset must not be negative");
+  listing.offset = offset.value_or(0);
+  for (std::string_view filter : req.QueryAll("partition")) {
+    const size_t colon = filter.find(':');
+    int32_t key = -1;
+    auto [end, ec] =
+        std::from_chars(filter.data(), filter.data() + std::min(colon, filter.size()), key);
+    if (colon == std::string_view::npos || ec != std::errc() || end != filter.data() + colon ||
+        key < 0) {
+      return BadRequest("partition filter '", filter, "' must be <key_index>:<value>");
+    }
+    listing.partition.emplace_back(key, std::string(filter.substr(colon + 1)));
+  }
+  return listing;
+}
+
+void RegisterReads(Router& router, const ServerContext& ctx) {
+  CatalogService* service = ctx.catalogs;
+  router.Add("GET", P(kT, "/scan"), [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::ScanOptions options, ParseScanOptions(req));
+    HOGLAKE_ASSIGN_OR_RETURN(auto files, service->Scan(RefOf(req), at, options));
+    JsonWriter w;
+    w.BeginArray();
+    for (const auto& f : files) WriteScanFile(f, w);
+    w.EndArray();
+    return JsonOk(200, w);
+  });
+  router.Add("GET", P(kT, "/files"), [service](HttpRequest& req) -> Result<HttpResponse> {
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::FileListing listing, ParseFileListing(req));
+    HOGLAKE_ASSIGN_OR_RETURN(auto files, service->ListFiles(RefOf(req), at, listing));
+    JsonWriter w;
+    w.BeginArray();
+    for (const auto& f : files) WriteDataFile(f, w);
+    w.EndArray();
+    return JsonOk(200, w);
+  });
+  router.Add("GET", P(kT, "/files/{fileId}/stats"),
+             [service](HttpRequest& req) -> Result<HttpResponse> {
+               const std::string& text = req.Param("fileId");
+               int64_t id = 0;
+               auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+               if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+                 return BadRequest("file id '", text, "' is not an integer");
+               }
+               HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
+               HOGLAKE_ASSIGN_OR_RETURN(auto stats, service->GetFileStats(RefOf(req), at, id));
+               JsonWriter w;
+               WriteFileStats(stats, w);
+               return JsonOk(200, w);
+             });
+}
+
+// ---- commits -------------------------------------------------------------------
+
+void RegisterCommits(Router& router, const ServerContext& ctx) {
+  for (auto [suffix, endpoint] :
+       {std::pair{"/commit", catalog::CommitEndpoint::kPlain},
+        std::pair{"/commit/prepared", catalog::CommitEndpoint::kPrepared}}) {
+    router.Add("POST", P(kC, suffix), [ctx, endpoint](HttpRequest& req) -> Result<HttpResponse> {
+      HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
+      HOGLAKE_ASSIGN_OR_RETURN(catalog::CommitRequest request, ParseCommitRequest(std::move(body)));
+      HOGLAKE_ASSIGN_OR_RETURN(
+          auto result, ctx.catalogs->Commit(req.Param("catalog"), std::move(request), endpoint));
+      ctx.metrics->RecordCommit("append");
+      JsonWriter w;
+      WriteCommitResult(result, w);
+      return JsonOk(200, w);
+    });
+  }
+  router.Add("GET", P(kC, "/commit/receipts/{operation}"),
+             [ctx](HttpRequest& req) -> Result<HttpResponse> {
+               HOGLAKE_ASSIGN_OR_RETURN(UuidBytes op, ParseUuid(req.Param("operation")));
+               HOGLAKE_ASSIGN_OR_RETURN(
+                   auto receipt, ctx.catalogs->GetReceipt(req.Param("catalog"), FormatUuid(op)));
+               JsonWriter w;
+               w.BeginObject();
+               w.Field("operation", std::string_view(receipt.operation));
+               w.Field("snapshot_id", receipt.snapshot_id);
+               w.Field("schema_version", receipt.schema_version);
+               w.EndObject();
+               return JsonOk(200, w);
+             });
+}
+
 // ---- snapshots ------------------------------------------------------------------
 
 void RegisterSnapshots(Router& router, const ServerContext& ctx) {
@@ -212,20 +372,14 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", "/v1/debug/decode-bound"},
         {"POST", t + "/truncate"},
         {"POST", t + "/alter"},
-        {"GET", t + "/scan"},
-        {"GET", t + "/files"},
-        {"GET", t + "/files/{fileId}/stats"},
         {"GET", t + "/changes"},
         {"GET", t + "/partitions"},
         {"GET", t + "/partitions/values"},
         {"GET", c + "/stats/partitions"},
-        {"POST", c + "/commit"},
-        {"POST", c + "/commit/prepared"},
         {"POST", c + "/commit/deletes/prepared"},
         {"POST", c + "/commit/mutations/prepared"},
         {"POST", c + "/commit/uploads"},
         {"POST", c + "/commit/transaction"},
-        {"GET", c + "/commit/receipts/{operation}"},
         {"PUT", op},
         {"PUT", op + "/partitioned"},
         {"PUT", op + "/sorted"},
@@ -271,6 +425,8 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterNamespaces(router, context);
   RegisterSnapshots(router, context);
   RegisterTables(router, context);
+  RegisterCommits(router, context);
+  RegisterReads(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -153,3 +153,22 @@ TEST(UuidTest, NewUuidsAreVersion4AndParse) {
 
 }  // namespace
 }  // namespace hoglake
+
+#include "common/encoding.h"
+#include "common/sha256.h"
+
+namespace hoglake {
+namespace {
+
+TEST(Sha256Test, KnownDigests) {
+  EXPECT_EQ(HexEncode(Sha256("")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(HexEncode(Sha256("abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(*HexDecode("00ff7Fa0"), std::string("\x00\xff\x7f\xa0", 4));
+  EXPECT_FALSE(HexDecode("abc").ok());
+  EXPECT_FALSE(HexDecode("zz").ok());
+}
+
+}  // namespace
+}  // namespace hoglake

@@ -1,0 +1,356 @@
+// CatalogService: read planning — scan, file listing, per-file statistics.
+// Each call reads one consistent state (a read-only repeatable-read
+// transaction) at one resolved snapshot.
+#include <algorithm>
+#include <map>
+
+#include "catalog/catalog_service.h"
+#include "catalog/file_registration.h"
+#include "catalog/table_store.h"
+#include "common/encoding.h"
+
+namespace hoglake::catalog {
+
+struct CatalogService::TableAt {
+  PgTransaction txn;
+  CatalogHead head;
+  int64_t snapshot = 0;
+  TableInfo table;
+};
+
+namespace {
+
+constexpr int64_t kMaxStatsEntries = 1000000;
+
+// Columns selected for DataFileInfo, aliased f.
+constexpr const char* kFileColumns =
+    "f.data_file_id, f.path, f.file_format, f.record_count, f.file_size_bytes, f.footer_size, "
+    "f.row_id_start, f.stats_state, f.begin_snapshot, f.spec_id, f.explicit_row_ids, "
+    "f.split_offsets::text, "
+    "(SELECT array_agg(coalesce('v' || p.value, 'n') ORDER BY p.key_index)::text "
+    " FROM hog_file_partition_value p WHERE p.catalog_id = f.catalog_id AND p.data_file_id = "
+    "f.data_file_id)";
+constexpr int kFileColumnCount = 13;
+
+std::vector<int64_t> ParseIntArray(std::string_view text) {
+  std::vector<int64_t> out;
+  text.remove_prefix(1);
+  text.remove_suffix(1);
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    out.push_back(std::stoll(std::string(text.substr(0, comma))));
+    text = comma == std::string_view::npos ? "" : text.substr(comma + 1);
+  }
+  return out;
+}
+
+// Reads PostgreSQL's text form of a text[] whose elements are "v<value>" or
+// "n" (null), as produced by kFileColumns.
+std::vector<std::optional<std::string>> ParsePartitionArray(std::string_view text) {
+  std::vector<std::optional<std::string>> out;
+  size_t i = 1;  // after '{'
+  while (i < text.size() && text[i] != '}') {
+    std::string element;
+    if (text[i] == '"') {
+      ++i;
+      while (i < text.size() && text[i] != '"') {
+        if (text[i] == '\\') ++i;
+        element.push_back(text[i++]);
+      }
+      ++i;
+    } else {
+      while (i < text.size() && text[i] != ',' && text[i] != '}') element.push_back(text[i++]);
+    }
+    if (element == "n") {
+      out.push_back(std::nullopt);
+    } else {
+      out.push_back(element.substr(1));
+    }
+    if (i < text.size() && text[i] == ',') ++i;
+  }
+  return out;
+}
+
+DataFileInfo FileFromRow(const PgResult& r, int i) {
+  DataFileInfo f;
+  f.data_file_id = r.GetInt64(i, 0);
+  f.path = r.GetString(i, 1);
+  f.file_format = r.GetString(i, 2);
+  f.record_count = r.GetInt64(i, 3);
+  f.file_size_bytes = r.GetInt64(i, 4);
+  f.footer_size = r.GetOptionalInt64(i, 5);
+  f.row_id_start = r.GetInt64(i, 6);
+  f.stats_state = r.GetString(i, 7);
+  f.begin_snapshot = r.GetInt64(i, 8);
+  f.spec_id = r.GetOptionalInt64(i, 9);
+  f.explicit_row_ids = r.GetBool(i, 10);
+  if (!r.IsNull(i, 11)) f.split_offsets = ParseIntArray(r.GetText(i, 11));
+  if (f.spec_id)
+    f.partition_values = r.IsNull(i, 12) ? std::vector<std::optional<std::string>>{}
+                                         : ParsePartitionArray(r.GetText(i, 12));
+  return f;
+}
+
+// A bytea column selected as encode(…, 'hex'), as bytes.
+std::optional<std::string> OptionalHexBytes(const PgResult& r, int row, int col) {
+  if (r.IsNull(row, col)) return std::nullopt;
+  Result<std::string> bytes = HexDecode(r.GetText(row, col));
+  return bytes.ok() ? std::optional<std::string>(std::move(*bytes)) : std::nullopt;
+}
+
+ColumnStatRow StatFromRow(const PgResult& r, int i, int first) {
+  ColumnStatRow s;
+  s.field_id = static_cast<int32_t>(r.GetInt64(i, first));
+  s.value_count = r.GetInt64(i, first + 1);
+  s.null_count = r.GetInt64(i, first + 2);
+  s.nan_count = r.GetOptionalInt64(i, first + 3);
+  s.size_bytes = r.GetOptionalInt64(i, first + 4);
+  // Bounds come back hex-encoded (encode(…, 'hex')).
+  s.lower_bound = OptionalHexBytes(r, i, first + 5);
+  s.upper_bound = OptionalHexBytes(r, i, first + 6);
+  return s;
+}
+
+constexpr const char* kStatColumns =
+    "s.field_id, s.value_count, s.null_count, s.nan_count, s.size_bytes, "
+    "encode(s.lower_bound, 'hex'), encode(s.upper_bound, 'hex')";
+
+void CollectPaths(const std::vector<ColumnNode>& nodes, const std::string& prefix,
+                  std::map<int32_t, std::pair<const ColumnNode*, std::string>>* out) {
+  for (const ColumnNode& n : nodes) {
+    const std::string path = prefix.empty() ? n.name : prefix + "." + n.name;
+    (*out)[n.field_id] = {&n, path};
+    CollectPaths(n.children, path, out);
+  }
+}
+
+}  // namespace
+
+Result<CatalogService::TableAt> CatalogService::OpenTableAt(PgConnection& conn, const TableRef& ref,
+                                                            const SnapshotSelector& at) {
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(conn, ref.catalog));
+  HOGLAKE_ASSIGN_OR_RETURN(int64_t snapshot, ResolveSnapshot(conn, head, at));
+  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+  HOGLAKE_RETURN_IF_ERROR(conn.Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
+  HOGLAKE_ASSIGN_OR_RETURN(int64_t namespace_id, NamespaceIdAt(conn, head.catalog_id, ref.catalog,
+                                                               ref.namespace_name, snapshot));
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> table_id,
+                           TableIdAt(conn, head.catalog_id, namespace_id, ref.table, snapshot));
+  if (!table_id) {
+    return NotFound("table '", ref.namespace_name, ".", ref.table, "' not found at snapshot ",
+                    snapshot);
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(TableInfo table, LoadTable(conn, head.catalog_id, *table_id,
+                                                      ref.namespace_name, snapshot, false));
+  return TableAt{std::move(txn), head, snapshot, std::move(table)};
+}
+
+Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
+                                                       const SnapshotSelector& at,
+                                                       const ScanOptions& options) {
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
+  const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
+                                       std::to_string(t.table.table_id),
+                                       std::to_string(t.snapshot)};
+  const char* visible =
+      "f.begin_snapshot <= $3 AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)";
+  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
+                           conn->Exec(StrCat("SELECT ", kFileColumns,
+                                             " FROM hog_data_file f WHERE f.catalog_id = $1 "
+                                             "AND f.table_id = $2 AND ",
+                                             visible, " ORDER BY f.row_id_start, f.data_file_id"),
+                                      params));
+  std::vector<DataFileInfo> files;
+  files.reserve(static_cast<size_t>(r.rows()));
+  std::map<int64_t, size_t> by_id;
+  for (int i = 0; i < r.rows(); ++i) {
+    files.push_back(FileFromRow(r, i));
+    if (!options.split_offsets) files.back().split_offsets.reset();
+    by_id[files.back().data_file_id] = files.size() - 1;
+  }
+  if (options.column_stats) {
+    const StatsColumns columns = StatsColumnsOf(t.table.columns);
+    int64_t leaves = 0;
+    for (const auto& [id, c] : columns) {
+      const bool wanted = !options.stats_fields ||
+                          std::find(options.stats_fields->begin(), options.stats_fields->end(),
+                                    id) != options.stats_fields->end();
+      leaves += c.is_leaf && iceberg::HasBounds(c.type.type) && wanted;
+    }
+    if (leaves * static_cast<int64_t>(files.size()) > kMaxStatsEntries) {
+      return Validation("the scan would return ", leaves * static_cast<int64_t>(files.size()),
+                        " column statistics, more than ", kMaxStatsEntries,
+                        "; narrow it with stats_fields");
+    }
+    for (DataFileInfo& f : files) {
+      if (f.stats_state == "provided") f.column_stats.emplace();
+    }
+    std::string filter;
+    if (options.stats_fields) filter = " AND s.field_id = ANY($4::integer[])";
+    std::vector<PgParam> stat_params = params;
+    if (options.stats_fields) stat_params.push_back(PgIntArray(*options.stats_fields));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult stats,
+        conn->Exec(
+            StrCat(
+                "SELECT f.data_file_id, ", kStatColumns,
+                " FROM hog_data_file f JOIN hog_file_column_stats s USING (catalog_id, "
+                "data_file_id) "
+                "WHERE f.catalog_id = $1 AND f.table_id = $2 AND f.stats_state = 'provided' AND ",
+                visible, filter, " ORDER BY f.data_file_id, s.field_id"),
+            stat_params));
+    for (int i = 0; i < stats.rows(); ++i) {
+      ColumnStatRow row = StatFromRow(stats, i, 1);
+      auto column = columns.find(row.field_id);
+      if (column == columns.end() || !column->second.is_leaf) continue;  // dropped since
+      row.type = column->second.type;
+      DataFileInfo& f = files[by_id.at(stats.GetInt64(i, 0))];
+      f.column_stats->push_back(std::move(row));
+    }
+  }
+  HOGLAKE_RETURN_IF_ERROR(t.txn.Commit());
+  return files;
+}
+
+Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
+                                                            const SnapshotSelector& at,
+                                                            const FileListing& listing) {
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
+  std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
+                                 std::to_string(t.table.table_id), std::to_string(t.snapshot)};
+  // Leading sort field, if the table is sorted at S.
+  std::optional<int32_t> sort_field;
+  iceberg::TypeSpec sort_type;
+  if (t.table.sort_spec && !t.table.sort_spec->fields.empty()) {
+    sort_field = t.table.sort_spec->fields[0].source_field_id;
+    const StatsColumns columns = StatsColumnsOf(t.table.columns);
+    if (auto it = columns.find(*sort_field); it != columns.end()) sort_type = it->second.type;
+  }
+  std::string joins;
+  std::string where;
+  for (size_t k = 0; k < listing.partition.size(); ++k) {
+    const std::string alias = "p" + std::to_string(k);
+    joins += StrCat(" JOIN hog_file_partition_value ", alias, " ON ", alias,
+                    ".catalog_id = f.catalog_id AND ", alias, ".data_file_id = f.data_file_id AND ",
+                    alias, ".key_index = ", listing.partition[k].first);
+    if (listing.partition[k].second) {
+      params.push_back(*listing.partition[k].second);
+      where += StrCat(" AND ", alias, ".value = $", params.size());
+    } else {
+      where += StrCat(" AND ", alias, ".value IS NULL");
+    }
+  }
+  std::string order;
+  const char* dir = listing.descending ? " DESC" : " ASC";
+  if (listing.sort == "default") {
+    order = StrCat("f.begin_snapshot", dir, ", f.row_id_start", dir, ", f.data_file_id", dir);
+  } else {
+    const std::map<std::string, std::string> keys = {{"id", "f.data_file_id"},
+                                                     {"path", "f.path"},
+                                                     {"record_count", "f.record_count"},
+                                                     {"size", "f.file_size_bytes"},
+                                                     {"begin_snapshot", "f.begin_snapshot"},
+                                                     {"stats", "f.stats_state"}};
+    order = StrCat(keys.at(listing.sort), dir, ", f.data_file_id", dir);
+  }
+  std::string limit;
+  if (listing.limit) limit = StrCat(" LIMIT ", std::min<int64_t>(*listing.limit, 10000));
+  std::string sort_stats = "NULL, NULL";
+  if (sort_field) {
+    sort_stats = StrCat(
+        "(SELECT encode(s.lower_bound, 'hex') FROM hog_file_column_stats s WHERE s.catalog_id = "
+        "f.catalog_id AND s.data_file_id = f.data_file_id AND s.field_id = ",
+        *sort_field, "), ",
+        "(SELECT encode(s.upper_bound, 'hex') FROM hog_file_column_stats s WHERE s.catalog_id = "
+        "f.catalog_id AND s.data_file_id = f.data_file_id AND s.field_id = ",
+        *sort_field, "), ",
+        "(SELECT 1 FROM hog_file_column_stats s WHERE s.catalog_id = f.catalog_id AND "
+        "s.data_file_id = f.data_file_id AND s.field_id = ",
+        *sort_field, ")");
+  } else {
+    sort_stats += ", NULL";
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn->Exec(StrCat("SELECT ", kFileColumns, ", ", sort_stats, " FROM hog_data_file f", joins,
+                        " WHERE f.catalog_id = $1 AND f.table_id = $2 AND f.begin_snapshot <= $3 "
+                        "AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)",
+                        where, " ORDER BY ", order, limit, " OFFSET ", listing.offset),
+                 params));
+  std::vector<DataFileInfo> files;
+  for (int i = 0; i < r.rows(); ++i) {
+    DataFileInfo f = FileFromRow(r, i);
+    f.split_offsets.reset();
+    if (sort_field) {
+      if (!r.IsNull(i, kFileColumnCount + 2)) {
+        OrderingBounds b;
+        b.field_id = sort_field;
+        b.type = sort_type;
+        b.lower = OptionalHexBytes(r, i, kFileColumnCount);
+        b.upper = OptionalHexBytes(r, i, kFileColumnCount + 1);
+        f.ordering_bounds = std::move(b);
+      }
+    } else if (f.record_count > 0) {
+      OrderingBounds b;
+      b.row_span = true;
+      b.row_lower = f.row_id_start;
+      if (!f.explicit_row_ids) b.row_upper = f.row_id_start + f.record_count - 1;
+      f.ordering_bounds = std::move(b);
+    }
+    files.push_back(std::move(f));
+  }
+  HOGLAKE_RETURN_IF_ERROR(t.txn.Commit());
+  return files;
+}
+
+Result<FileStats> CatalogService::GetFileStats(const TableRef& ref, const SnapshotSelector& at,
+                                               int64_t data_file_id) {
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
+  const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
+                                       std::to_string(t.table.table_id), std::to_string(t.snapshot),
+                                       std::to_string(data_file_id)};
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult file,
+      conn->Exec("SELECT stats_state, stats_error FROM hog_data_file f WHERE f.catalog_id = $1 "
+                 "AND f.table_id = $2 AND f.data_file_id = $4 AND f.begin_snapshot <= $3 "
+                 "AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)",
+                 params));
+  if (file.rows() == 0) {
+    return NotFound("data file ", data_file_id, " is not a file of table '", ref.namespace_name,
+                    ".", ref.table, "' at snapshot ", t.snapshot);
+  }
+  FileStats out;
+  out.data_file_id = data_file_id;
+  out.stats_state = file.GetString(0, 0);
+  if (out.stats_state != "provided") {
+    out.no_stats_reason =
+        out.stats_state == "pending"
+            ? std::string("statistics are pending: the file was registered without them")
+            : file.GetOptionalString(0, 1).value_or("statistics could not be read");
+    HOGLAKE_RETURN_IF_ERROR(t.txn.Commit());
+    return out;
+  }
+  std::map<int32_t, std::pair<const ColumnNode*, std::string>> paths;
+  CollectPaths(t.table.columns, "", &paths);
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult stats,
+      conn->Exec(StrCat("SELECT ", kStatColumns,
+                        " FROM hog_file_column_stats s "
+                        "WHERE s.catalog_id = $1 AND s.data_file_id = $2 ORDER BY s.field_id"),
+                 {std::to_string(t.head.catalog_id), std::to_string(data_file_id)}));
+  for (int i = 0; i < stats.rows(); ++i) {
+    ColumnStatRow row = StatFromRow(stats, i, 0);
+    auto it = paths.find(row.field_id);
+    if (it == paths.end() || iceberg::IsContainer(it->second.first->type.type)) continue;
+    row.type = it->second.first->type;
+    out.columns.push_back(FileColumnStats{row.field_id, it->second.first->name, it->second.second,
+                                          row.type, std::move(row)});
+  }
+  HOGLAKE_RETURN_IF_ERROR(t.txn.Commit());
+  return out;
+}
+
+}  // namespace hoglake::catalog

@@ -1,0 +1,136 @@
+#include "server/file_wire.h"
+
+#include "iceberg/bounds.h"
+
+namespace hoglake::server {
+namespace {
+
+void WriteBound(const iceberg::TypeSpec& type, const std::optional<std::string>& bytes,
+                JsonWriter& w) {
+  if (!bytes) {
+    w.Null();
+    return;
+  }
+  w.Raw(iceberg::BoundJson(type, *bytes));
+}
+
+void WriteTypeParams(const iceberg::TypeSpec& type, JsonWriter& w) {
+  if (type.type != iceberg::ColumnType::kDecimal) return;
+  w.Key("type_params");
+  w.BeginObject();
+  w.Field("precision", static_cast<int64_t>(type.precision));
+  w.Field("scale", static_cast<int64_t>(type.scale));
+  w.EndObject();
+}
+
+}  // namespace
+
+void WriteDataFile(const catalog::DataFileInfo& f, JsonWriter& w) {
+  w.BeginObject();
+  w.Field("data_file_id", f.data_file_id);
+  w.Field("path", std::string_view(f.path));
+  w.Field("file_format", std::string_view(f.file_format));
+  w.Field("record_count", f.record_count);
+  w.Field("file_size_bytes", f.file_size_bytes);
+  w.OptionalField("footer_size", f.footer_size);
+  w.Field("row_id_start", f.row_id_start);
+  w.Field("stats_state", std::string_view(f.stats_state));
+  w.Field("begin_snapshot", f.begin_snapshot);
+  w.OptionalField("spec_id", f.spec_id);
+  if (f.partition_values) {
+    w.Key("partition_values");
+    w.BeginArray();
+    for (const auto& v : *f.partition_values) {
+      if (v) {
+        w.String(*v);
+      } else {
+        w.Null();
+      }
+    }
+    w.EndArray();
+  }
+  w.Field("explicit_row_ids", f.explicit_row_ids);
+  if (f.ordering_bounds) {
+    const catalog::OrderingBounds& b = *f.ordering_bounds;
+    w.Key("ordering_bounds");
+    w.BeginObject();
+    if (b.row_span) {
+      w.Key("lower_bound");
+      w.Int(*b.row_lower);
+      w.Key("upper_bound");
+      if (b.row_upper) {
+        w.Int(*b.row_upper);
+      } else {
+        w.Null();
+      }
+    } else {
+      w.Field("field_id", static_cast<int64_t>(*b.field_id));
+      w.Key("lower_bound");
+      WriteBound(b.type, b.lower, w);
+      w.Key("upper_bound");
+      WriteBound(b.type, b.upper, w);
+    }
+    w.EndObject();
+  }
+  if (f.column_stats) {
+    w.Key("column_stats");
+    w.BeginArray();
+    for (const catalog::ColumnStatRow& s : *f.column_stats) {
+      w.BeginObject();
+      w.Field("field_id", static_cast<int64_t>(s.field_id));
+      w.Field("value_count", s.value_count);
+      w.Field("null_count", s.null_count);
+      w.OptionalField("nan_count", s.nan_count);
+      w.Key("lower_bound");
+      WriteBound(s.type, s.lower_bound, w);
+      w.Key("upper_bound");
+      WriteBound(s.type, s.upper_bound, w);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (f.split_offsets) {
+    w.Key("split_offsets");
+    w.BeginArray();
+    for (int64_t o : *f.split_offsets) w.Int(o);
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+void WriteScanFile(const catalog::DataFileInfo& file, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("data_file");
+  WriteDataFile(file, w);
+  w.EndObject();
+}
+
+void WriteFileStats(const catalog::FileStats& stats, JsonWriter& w) {
+  w.BeginObject();
+  w.Field("data_file_id", stats.data_file_id);
+  w.Field("stats_state", std::string_view(stats.stats_state));
+  w.Key("columns");
+  w.BeginArray();
+  for (const catalog::FileColumnStats& c : stats.columns) {
+    w.BeginObject();
+    w.Field("field_id", static_cast<int64_t>(c.field_id));
+    w.Field("name", std::string_view(c.name));
+    w.Field("path", std::string_view(c.path));
+    w.Field("type", iceberg::ColumnTypeName(c.type.type));
+    WriteTypeParams(c.type, w);
+    w.Field("value_count", c.stats.value_count);
+    w.Field("null_count", c.stats.null_count);
+    w.OptionalField("nan_count", c.stats.nan_count);
+    w.OptionalField("size_bytes", c.stats.size_bytes);
+    w.Key("lower_bound");
+    WriteBound(c.type, c.stats.lower_bound, w);
+    w.Key("upper_bound");
+    WriteBound(c.type, c.stats.upper_bound, w);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.OptionalField("no_stats_reason", stats.no_stats_reason);
+  w.EndObject();
+}
+
+}  // namespace hoglake::server

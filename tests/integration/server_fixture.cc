@@ -15,9 +15,8 @@
 namespace hoglake::testing {
 namespace {
 
-std::string g_base_url;
+ServerProcess g_server;
 std::string g_data_dir;
-pid_t g_pid = -1;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -34,55 +33,80 @@ std::string ApiResponse::error() const {
   return "";
 }
 
-void ServerEnvironment::SetUp() {
+void ServerProcess::Start(const std::string& data_dir) {
   const char* bin = std::getenv("HOGLAKE_BIN");
   ASSERT_NE(bin, nullptr) << "HOGLAKE_BIN must name the hoglake executable";
-  char pattern[] = "/tmp/hoglake-it-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  g_data_dir = pattern;
-  const std::string ready = g_data_dir + "/ready";
-  const std::string log = g_data_dir + "/server.log";
-  g_pid = fork();
-  ASSERT_GE(g_pid, 0);
-  if (g_pid == 0) {
-    FILE* out = std::freopen(log.c_str(), "w", stderr);
+  data_dir_ = data_dir;
+  const std::string ready = data_dir_ + "/ready";
+  const std::string log = data_dir_ + "/server.log";
+  std::filesystem::remove(ready);
+  pid_ = fork();
+  ASSERT_GE(pid_, 0);
+  if (pid_ == 0) {
+    FILE* out = std::freopen(log.c_str(), "a", stderr);
     (void)out;
-    execl(bin, bin, "serve", "--data-dir", g_data_dir.c_str(), "--listen", "127.0.0.1:0",
+    execl(bin, bin, "serve", "--data-dir", data_dir_.c_str(), "--listen", "127.0.0.1:0",
           "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
   while (!std::filesystem::exists(ready)) {
     int status = 0;
-    if (waitpid(g_pid, &status, WNOHANG) == g_pid) {
-      g_pid = -1;
-      FAIL() << "hoglake serve exited during start-up:\n" << ReadFile(log);
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      FAIL() << "hoglake serve exited during start-up:\n" << Log();
     }
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "server not ready:\n" << ReadFile(log);
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "server not ready:\n" << Log();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  g_base_url = ReadFile(ready);
-  while (!g_base_url.empty() && g_base_url.back() == '\n') g_base_url.pop_back();
+  base_url_ = ReadFile(ready);
+  while (!base_url_.empty() && base_url_.back() == '\n') base_url_.pop_back();
+}
+
+void ServerProcess::Kill9() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+void ServerProcess::Stop() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "server did not stop cleanly:\n"
+                                                             << Log();
+}
+
+std::string ServerProcess::Log() const { return ReadFile(data_dir_ + "/server.log"); }
+
+void ServerEnvironment::SetUp() {
+  char pattern[] = "/tmp/hoglake-it-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  g_data_dir = pattern;
+  g_server.Start(g_data_dir);
 }
 
 void ServerEnvironment::TearDown() {
-  if (g_pid > 0) {
-    kill(g_pid, SIGTERM);
-    int status = 0;
-    waitpid(g_pid, &status, 0);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        << "server did not stop cleanly:\n"
-        << ReadFile(g_data_dir + "/server.log");
-  }
+  g_server.Stop();
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(g_data_dir);
 }
 
-const std::string& ServerEnvironment::base_url() { return g_base_url; }
+const std::string& ServerEnvironment::base_url() { return g_server.base_url(); }
 const std::string& ServerEnvironment::data_dir() { return g_data_dir; }
 
 ApiResponse ServerEnvironment::Call(const std::string& method, const std::string& path,
                                     const std::string& body, const std::string& content_type) {
-  httplib::Client client(g_base_url);
+  return CallServer(g_server.base_url(), method, path, body, content_type);
+}
+
+ApiResponse CallServer(const std::string& base_url, const std::string& method,
+                       const std::string& path, const std::string& body,
+                       const std::string& content_type) {
+  httplib::Client client(base_url);
   client.set_read_timeout(60, 0);
   auto send = [&]() -> httplib::Result {
     if (method == "GET") return client.Get(path.c_str());
@@ -94,8 +118,7 @@ ApiResponse ServerEnvironment::Call(const std::string& method, const std::string
   httplib::Result result = send();
   ApiResponse response;
   if (!result) {
-    ADD_FAILURE() << method << " " << path << ": transport error "
-                  << static_cast<int>(result.error());
+    response.status = -1;  // transport failure (e.g. the server was killed)
     return response;
   }
   response.status = result->status;

@@ -21,6 +21,31 @@ struct ApiResponse {
   std::string error() const;
 };
 
+// One `hoglake serve` child process on a data directory.
+class ServerProcess {
+ public:
+  // Starts the server and waits until it serves; fails the test otherwise.
+  void Start(const std::string& data_dir);
+  // SIGKILL, no cleanup: the crash case.
+  void Kill9();
+  // SIGTERM and wait; expects a clean exit.
+  void Stop();
+  bool running() const { return pid_ > 0; }
+  const std::string& base_url() const { return base_url_; }
+  std::string Log() const;
+
+ private:
+  std::string data_dir_;
+  std::string base_url_;
+  int pid_ = -1;
+};
+
+// Sends a request to `base_url`; `body` is sent as application/json unless
+// content_type says otherwise.
+ApiResponse CallServer(const std::string& base_url, const std::string& method,
+                       const std::string& path, const std::string& body = "",
+                       const std::string& content_type = "application/json");
+
 class ServerEnvironment : public ::testing::Environment {
  public:
   void SetUp() override;

@@ -5,10 +5,10 @@
 //   2. apache-arrow writes a stream of every type built from raw buffers here;
 //      `hoglake arrow cat` / `arrow schema --json` equal apache-arrow's rendering.
 // Needs HOGLAKE_BIN and ARROW_CORPUS_BIN (set by CTest).
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -24,6 +24,7 @@ const corpusBin = process.env.ARROW_CORPUS_BIN;
 assert.ok(hoglake, 'HOGLAKE_BIN must point at the hoglake executable');
 assert.ok(corpusBin, 'ARROW_CORPUS_BIN must point at the arrow_corpus executable');
 const dir = mkdtempSync(join(tmpdir(), 'hoglake-arrow-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const run = (...args) => execFileSync(hoglake, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 
 test('apache-arrow reads the stream hoglake writes, value for value', () => {

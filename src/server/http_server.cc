@@ -18,6 +18,7 @@ class HttpServer::Impl {
     server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     server_.set_payload_max_length(64 << 20);
     server_.set_keep_alive_max_count(10000);
+    server_.set_tcp_nodelay(true);  // small responses must not wait for delayed ACKs
     // One catch-all per method: the Router does the real matching on the raw
     // target (httplib's own matching sees the path already percent-decoded).
     auto handler = [this](const httplib::Request& req, httplib::Response& res) {

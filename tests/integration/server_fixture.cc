@@ -33,7 +33,7 @@ std::string ApiResponse::error() const {
   return "";
 }
 
-void ServerProcess::Start(const std::string& data_dir) {
+void ServerProcess::Start(const std::string& data_dir, const std::vector<std::string>& extra_args) {
   const char* bin = std::getenv("HOGLAKE_BIN");
   ASSERT_NE(bin, nullptr) << "HOGLAKE_BIN must name the hoglake executable";
   data_dir_ = data_dir;
@@ -45,8 +45,13 @@ void ServerProcess::Start(const std::string& data_dir) {
   if (pid_ == 0) {
     FILE* out = std::freopen(log.c_str(), "a", stderr);
     (void)out;
-    execl(bin, bin, "serve", "--data-dir", data_dir_.c_str(), "--listen", "127.0.0.1:0",
-          "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
+    std::vector<std::string> args = {bin,        "serve",       "--data-dir",   data_dir_,
+                                     "--listen", "127.0.0.1:0", "--ready-file", ready};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(bin, argv.data());
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);

@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -24,8 +25,9 @@ struct ApiResponse {
 // One `hoglake serve` child process on a data directory.
 class ServerProcess {
  public:
-  // Starts the server and waits until it serves; fails the test otherwise.
-  void Start(const std::string& data_dir);
+  // Starts the server (with `extra_args` after the defaults) and waits until
+  // it serves; fails the test otherwise.
+  void Start(const std::string& data_dir, const std::vector<std::string>& extra_args = {});
   // SIGKILL, no cleanup: the crash case.
   void Kill9();
   // SIGTERM and wait; expects a clean exit.

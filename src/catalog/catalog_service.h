@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "catalog/advisory_locks.h"
+#include "catalog/alter_ops.h"
 #include "catalog/commit_request.h"
 #include "catalog/commit_scope.h"
+#include "catalog/feed_info.h"
 #include "catalog/file_info.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
@@ -109,6 +111,17 @@ class CatalogService {
   // kCommitConflict when `expected_table_uuid` names another incarnation.
   Result<CommitResult> DropTable(const TableRef& table,
                                  std::optional<std::string> expected_table_uuid);
+  // Applies the ops in order, atomically, in one snapshot with one
+  // table_altered change and a schema-version bump (alter_ops.h lists the
+  // op errors); the result is the table at the new snapshot with
+  // `snapshot_id` set. kCommitConflict on an `expected_table_uuid` mismatch;
+  // read_snapshot: kValidation outside [0, head], kExpired below the floor,
+  // kDdlSinceReadSnapshot after an alter/drop of this table.
+  Result<TableInfo> AlterTable(const TableRef& table, AlterTableRequest request);
+  // Ends every live data file of the table in one snapshot (table_altered +
+  // table_deleted_from, schema-version bump); keeps uuid, schema, specs,
+  // properties and the row-id allocator. kCommitConflict on a uuid mismatch.
+  Result<CommitResult> TruncateTable(const TableRef& table, const std::string& expected_table_uuid);
 
   // ---- read planning ----
   // Every data file visible at the snapshot, by (row_id_start, id).
@@ -118,6 +131,21 @@ class CatalogService {
                                               const FileListing& listing);
   Result<FileStats> GetFileStats(const TableRef& table, const SnapshotSelector& at,
                                  int64_t data_file_id);
+
+  // ---- changefeed and consumers ----
+  // Files appended to the table in (from, to]; `to` defaults to head.
+  Result<ChangePlan> Changes(const TableRef& table, int64_t from, std::optional<int64_t> to);
+  Result<std::vector<ConsumerOffset>> ListConsumerOffsets(std::string_view catalog,
+                                                          std::optional<std::string_view> consumer);
+  Result<ConsumerOffset> GetConsumerOffset(std::string_view catalog, std::string_view consumer,
+                                           std::string_view table_uuid);
+  // Monotone: kOffsetRegression below the stored offset (equal is fine).
+  Result<ConsumerOffset> PutConsumerOffset(std::string_view catalog, std::string_view consumer,
+                                           std::string_view table_uuid, int64_t snapshot);
+
+  // ---- options ----
+  Result<CatalogOptions> GetOptions(std::string_view catalog);
+  Result<CatalogOptions> PatchOptions(std::string_view catalog, const OptionsPatch& patch);
 
   // ---- commits ----
   // Registers appended files in one snapshot (contract §4). Deletion vectors

@@ -30,6 +30,12 @@ void Router::Add(std::string method, std::string pattern, Handler handler) {
   routes_.push_back(std::move(route));
 }
 
+std::vector<std::pair<std::string, std::string>> Router::Routes() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Route& route : routes_) out.emplace_back(route.method, route.pattern);
+  return out;
+}
+
 HttpResponse Router::Dispatch(HttpRequest& request, std::string* route_label) const {
   *route_label = "unmatched";
   Result<std::vector<std::string>> segments = SplitPath(request.path);

@@ -22,6 +22,8 @@ using Handler = std::function<Result<HttpResponse>(HttpRequest&)>;
 class Router {
  public:
   void Add(std::string method, std::string pattern, Handler handler);
+  // (method, pattern) of every route, in registration order.
+  std::vector<std::pair<std::string, std::string>> Routes() const;
   // `route` receives the matched pattern, or "unmatched".
   HttpResponse Dispatch(HttpRequest& request, std::string* route) const;
 

@@ -9,7 +9,9 @@
 #include "server/commit_wire.h"
 #include "server/file_wire.h"
 #include "server/json_body.h"
+#include "server/openapi.h"
 #include "server/request_params.h"
+#include "server/routes_alter.h"
 #include "server/table_wire.h"
 #include "server/wire.h"
 
@@ -39,6 +41,9 @@ void RegisterRoot(Router& router, const ServerContext& ctx) {
   router.Add("GET", "/metrics", [ctx](HttpRequest&) -> Result<HttpResponse> {
     return HttpResponse::Text(200, ctx.metrics->RenderPrometheus(),
                               "text/plain; version=0.0.4; charset=utf-8");
+  });
+  router.Add("GET", "/openapi.yaml", [](HttpRequest&) -> Result<HttpResponse> {
+    return HttpResponse::Text(200, std::string(OpenApiYaml()), "application/yaml");
   });
   router.Add("GET", "/v1/info", [ctx](HttpRequest&) -> Result<HttpResponse> {
     JsonWriter w;
@@ -365,13 +370,10 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
     const std::string c = kC, n = kN, t = kT;
     const std::string op = c + "/table-creations/{operation}";
     return std::vector<std::pair<std::string, std::string>>{
-        {"GET", "/openapi.yaml"},
         {"GET", "/v1/maintenance/status"},
         {"GET", "/v1/maintenance/runs"},
         {"GET", "/v1/database/health"},
         {"POST", "/v1/debug/decode-bound"},
-        {"POST", t + "/truncate"},
-        {"POST", t + "/alter"},
         {"GET", t + "/changes"},
         {"GET", t + "/partitions"},
         {"GET", t + "/partitions/values"},
@@ -427,6 +429,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterTables(router, context);
   RegisterCommits(router, context);
   RegisterReads(router, context);
+  RegisterAlter(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -12,6 +12,7 @@
 #include "server/openapi.h"
 #include "server/request_params.h"
 #include "server/routes_alter.h"
+#include "server/routes_feed.h"
 #include "server/table_wire.h"
 #include "server/wire.h"
 
@@ -374,7 +375,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", "/v1/maintenance/runs"},
         {"GET", "/v1/database/health"},
         {"POST", "/v1/debug/decode-bound"},
-        {"GET", t + "/changes"},
         {"GET", t + "/partitions"},
         {"GET", t + "/partitions/values"},
         {"GET", c + "/stats/partitions"},
@@ -394,12 +394,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/uploads/renew"},
         {"POST", c + "/uploads/abandon"},
         {"POST", c + "/uploads/schedule-expired"},
-        {"GET", c + "/consumers"},
-        {"GET", c + "/consumers/{consumer}/offsets"},
-        {"GET", c + "/consumers/{consumer}/offsets/{tableUuid}"},
-        {"PUT", c + "/consumers/{consumer}/offsets/{tableUuid}"},
-        {"GET", c + "/options"},
-        {"PATCH", c + "/options"},
         {"POST", c + "/maintenance/expire"},
         {"POST", c + "/maintenance/cleanup"},
         {"POST", c + "/maintenance/compact"},
@@ -429,6 +423,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterTables(router, context);
   RegisterCommits(router, context);
   RegisterReads(router, context);
+  RegisterFeed(router, context);
   RegisterAlter(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {

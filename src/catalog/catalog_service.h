@@ -70,6 +70,14 @@ struct CommitReceipt {
   int64_t schema_version = 0;
 };
 
+struct ViewInfo {
+  std::string name;
+  std::string namespace_name;
+  std::string view_uuid;
+  std::string dialect;
+  std::string sql;
+};
+
 struct NamespaceInfo {
   std::string name;
   int64_t namespace_id = 0;
@@ -153,6 +161,18 @@ class CatalogService {
   Result<CommitResult> Commit(std::string_view catalog, CommitRequest request,
                               CommitEndpoint endpoint);
   Result<CommitReceipt> GetReceipt(std::string_view catalog, std::string_view operation);
+
+  // ---- views ----
+  Result<std::vector<ViewInfo>> ListViews(std::string_view catalog,
+                                          std::string_view namespace_name);
+  // `dialect` defaults to "trino"; sql must not be blank.
+  Result<ViewInfo> CreateView(std::string_view catalog, std::string_view namespace_name,
+                              std::string_view name, std::string_view sql,
+                              std::optional<std::string> dialect);
+  Result<ViewInfo> GetView(std::string_view catalog, std::string_view namespace_name,
+                           std::string_view name);
+  Result<CommitResult> DropView(std::string_view catalog, std::string_view namespace_name,
+                                std::string_view name);
 
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.

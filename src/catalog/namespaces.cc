@@ -76,12 +76,16 @@ Result<CommitResult> CatalogService::DropNamespace(std::string_view catalog, std
                      " (it was dropped and recreated)");
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult tables, conn->Exec("SELECT count(*) FROM hog_table_version WHERE catalog_id = $1 "
-                                  "AND namespace_id = $2 AND end_snapshot IS NULL",
-                                  {catalog_id, std::to_string(id)}));
-  if (tables.GetInt64(0, 0) > 0) {
+      PgResult tables,
+      conn->Exec("SELECT (SELECT count(*) FROM hog_table_version WHERE catalog_id = $1 "
+                 "AND namespace_id = $2 AND end_snapshot IS NULL), "
+                 "(SELECT count(*) FROM hog_view WHERE catalog_id = $1 AND namespace_id = $2 "
+                 "AND end_snapshot IS NULL)",
+                 {catalog_id, std::to_string(id)}));
+  if (tables.GetInt64(0, 0) > 0 || tables.GetInt64(0, 1) > 0) {
     return MakeError(ErrorCode::kNamespaceNotEmpty, "namespace '", name, "' holds ",
-                     tables.GetInt64(0, 0), " live tables; drop them first");
+                     tables.GetInt64(0, 0), " live tables and ", tables.GetInt64(0, 1),
+                     " live views; drop them first");
   }
   HOGLAKE_RETURN_IF_ERROR(conn->Exec(
       "UPDATE hog_namespace SET dropped_snapshot = $3 WHERE catalog_id = $1 AND namespace_id = $2",

@@ -17,5 +17,7 @@ struct CommandContext {
 void RegisterServeCommand(CLI::App& app, CommandContext& context);
 // `hoglake arrow …`: inspect and produce Arrow IPC streams.
 void RegisterArrowCommands(CLI::App& app, CommandContext& context);
+// `hoglake parquet …`: inspect Parquet footers and print rows.
+void RegisterParquetCommands(CLI::App& app, CommandContext& context);
 
 }  // namespace hoglake::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   hoglake::cli::CommandContext context;
   hoglake::cli::RegisterServeCommand(app, context);
   hoglake::cli::RegisterArrowCommands(app, context);
+  hoglake::cli::RegisterParquetCommands(app, context);
 
   try {
     app.parse(argc, argv);

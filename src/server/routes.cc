@@ -13,6 +13,7 @@
 #include "server/request_params.h"
 #include "server/routes_alter.h"
 #include "server/routes_feed.h"
+#include "server/routes_views.h"
 #include "server/table_wire.h"
 #include "server/wire.h"
 
@@ -374,7 +375,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", "/v1/maintenance/status"},
         {"GET", "/v1/maintenance/runs"},
         {"GET", "/v1/database/health"},
-        {"POST", "/v1/debug/decode-bound"},
         {"GET", t + "/partitions"},
         {"GET", t + "/partitions/values"},
         {"GET", c + "/stats/partitions"},
@@ -401,10 +401,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/maintenance/verify"},
         {"GET", c + "/maintenance/status"},
         {"GET", c + "/maintenance/runs"},
-        {"GET", n + "/views"},
-        {"POST", n + "/views"},
-        {"GET", n + "/views/{view}"},
-        {"DELETE", n + "/views/{view}"},
         {"GET", c + "/publications"},
         {"POST", c + "/publications"},
         {"GET", c + "/publications/{publication}"},
@@ -424,6 +420,8 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterCommits(router, context);
   RegisterReads(router, context);
   RegisterFeed(router, context);
+  RegisterViews(router, context);
+  RegisterDecodeBound(router);
   RegisterAlter(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {

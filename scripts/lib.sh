@@ -18,6 +18,10 @@ HOGLAKE_APT_PACKAGES=(
   curl
 )
 
+# ccache: share hits between clones of the repository in other folders.
+export CCACHE_BASEDIR="$HOGLAKE_ROOT"
+export CCACHE_NOHASHDIR=1
+
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 install_apt_packages() {

@@ -12,6 +12,7 @@ enum class LockClass : int64_t {
   kRetirement = 4740872,      // single-flight retirement per catalog
   kCompactionPlan = 4740873,  // compaction planning per catalog
   kReindex = 4740874,         // instance-wide reindex
+  kExpiry = 4740875,          // single-flight background expiry per catalog (session lock)
 };
 
 constexpr int64_t AdvisoryLockKey(LockClass lock_class, int64_t catalog_id) {

@@ -17,6 +17,7 @@
 #include "catalog/commit_scope.h"
 #include "catalog/feed_info.h"
 #include "catalog/file_info.h"
+#include "catalog/maintenance_info.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
 #include "catalog/table_info.h"
@@ -173,6 +174,15 @@ class CatalogService {
                            std::string_view name);
   Result<CommitResult> DropView(std::string_view catalog, std::string_view namespace_name,
                                 std::string_view name);
+
+  // ---- maintenance ----
+  // Advances the expiry floor by the retention cutoff (never past head, nor
+  // past the lowest consumer offset when consumer_floor is on) under the
+  // commit lock, then purges unreachable file rows in pages outside it,
+  // queueing their paths for cleanup. Every run is recorded in the ledger.
+  Result<ExpiryResult> Expire(std::string_view catalog, int64_t batch, bool manual);
+  // Runs newest first, for one catalog or (catalog empty) all of them.
+  Result<RunPage> ListRuns(std::string_view catalog, const RunListing& listing);
 
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.

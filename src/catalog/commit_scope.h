@@ -55,6 +55,10 @@ class CommitScope {
   Result<int64_t> AllocateIds(std::string_view allocator, int64_t count);
   void AddChange(ChangeKind kind, int64_t object_id);
 
+  // Commits the transaction without writing a snapshot (maintenance work
+  // that needs the lock but is not a catalog change).
+  Status CommitWithoutSnapshot() { return txn_.Commit(); }
+
   // Writes the snapshot and commits. `ddl` bumps the schema version.
   Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
 

@@ -8,7 +8,8 @@
 // --ready-file PATH writes the server's base URL to PATH once it accepts
 // requests (for scripts and tests; with --listen HOST:0 it names the port
 // picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
-// HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
+// HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
+// off), HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
 #include <CLI/CLI.hpp>
 
 #include <signal.h>
@@ -22,6 +23,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/embedded_postgres.h"
+#include "catalog/maintenance_loop.h"
 #include "catalog/migrations.h"
 #include "catalog/pg_pool.h"
 #include "cli/commands.h"
@@ -89,6 +91,9 @@ Status Serve(const ServeOptions& options) {
   catalog::CatalogServiceOptions service_options;
   service_options.commit_lock_timeout_ms = EnvInt("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", 30000);
   catalog::CatalogService service(&pool, service_options);
+  catalog::MaintenanceLoop maintenance(&service, &pool,
+                                       EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000));
+  maintenance.Start();
   server::Metrics metrics;
   server::ServerContext context;
   context.catalogs = &service;
@@ -118,6 +123,7 @@ Status Serve(const ServeOptions& options) {
   LogInfo("received ", received == SIGINT ? "SIGINT" : "SIGTERM", ", shutting down");
   http.Stop();
   serving.join();
+  maintenance.Stop();
   embedded.Stop();
   return Status::Ok();
 }

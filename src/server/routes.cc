@@ -13,6 +13,7 @@
 #include "server/request_params.h"
 #include "server/routes_alter.h"
 #include "server/routes_feed.h"
+#include "server/routes_maintenance.h"
 #include "server/routes_views.h"
 #include "server/table_wire.h"
 #include "server/wire.h"
@@ -373,7 +374,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
     const std::string op = c + "/table-creations/{operation}";
     return std::vector<std::pair<std::string, std::string>>{
         {"GET", "/v1/maintenance/status"},
-        {"GET", "/v1/maintenance/runs"},
         {"GET", "/v1/database/health"},
         {"GET", t + "/partitions"},
         {"GET", t + "/partitions/values"},
@@ -394,13 +394,11 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/uploads/renew"},
         {"POST", c + "/uploads/abandon"},
         {"POST", c + "/uploads/schedule-expired"},
-        {"POST", c + "/maintenance/expire"},
         {"POST", c + "/maintenance/cleanup"},
         {"POST", c + "/maintenance/compact"},
         {"POST", c + "/maintenance/rehydrate"},
         {"POST", c + "/maintenance/verify"},
         {"GET", c + "/maintenance/status"},
-        {"GET", c + "/maintenance/runs"},
         {"GET", c + "/publications"},
         {"POST", c + "/publications"},
         {"GET", c + "/publications/{publication}"},
@@ -420,6 +418,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterCommits(router, context);
   RegisterReads(router, context);
   RegisterFeed(router, context);
+  RegisterMaintenance(router, context);
   RegisterViews(router, context);
   RegisterDecodeBound(router);
   RegisterAlter(router, context);

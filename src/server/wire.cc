@@ -5,7 +5,11 @@
 namespace hoglake::server {
 
 const std::vector<std::string>& Capabilities() {
-  static const std::vector<std::string> kCapabilities = {};
+  // Each one names endpoints this server implements (contract §1.9, §6.20):
+  // receipts for idempotent appends, truncate and guarded drops, and alter
+  // with expected_table_uuid / read_snapshot guards.
+  static const std::vector<std::string> kCapabilities = {
+      "idempotent-append-v1", "guarded-table-lifecycle-v1", "guarded-schema-evolution-v1"};
   return kCapabilities;
 }
 

@@ -2,7 +2,6 @@
 // the migrations must spell exactly the same members.
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -25,10 +24,10 @@ std::vector<std::string> CheckMembers(const std::string& anchor) {
   const size_t close = sql.find(')', open);
   const std::string list = sql.substr(open, close - open);
   std::vector<std::string> members;
-  std::regex quoted("'([a-z_0-9]+)'");
-  for (auto it = std::sregex_iterator(list.begin(), list.end(), quoted);
-       it != std::sregex_iterator(); ++it) {
-    members.push_back((*it)[1]);
+  for (size_t quote = list.find('\''); quote != std::string::npos; quote = list.find('\'', quote)) {
+    const size_t end = list.find('\'', quote + 1);
+    members.push_back(list.substr(quote + 1, end - quote - 1));
+    quote = end + 1;
   }
   return members;
 }

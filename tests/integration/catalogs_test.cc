@@ -1,5 +1,7 @@
 // Root endpoints and catalogs, over HTTP against a real server (contract
 // §2.1–§2.3).
+#include <set>
+
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -48,7 +50,13 @@ TEST(CatalogTest, CreateGetList) {
   EXPECT_STREQ(created.json["data_path"].GetString(), "s3://lake-bucket/events-1");
   EXPECT_EQ(created.json["head_snapshot_id"].GetInt64(), 0);
   EXPECT_EQ(created.json["schema_version"].GetInt64(), 0);
-  EXPECT_TRUE(created.json["capabilities"].IsArray());
+  ASSERT_TRUE(created.json["capabilities"].IsArray());
+  std::set<std::string> capabilities;
+  for (const auto& c : created.json["capabilities"].GetArray()) capabilities.insert(c.GetString());
+  // Only what is implemented: receipts, truncate/guarded drops, guarded alter.
+  EXPECT_EQ(capabilities,
+            (std::set<std::string>{"idempotent-append-v1", "guarded-table-lifecycle-v1",
+                                   "guarded-schema-evolution-v1"}));
   EXPECT_FALSE(created.json.HasMember("earliest_snapshot_time"));  // null → omitted
 
   ApiResponse got = S::Call("GET", "/v1/catalogs/events-1");

@@ -1,0 +1,213 @@
+// CatalogService::Expire (server digest §5.1) and the maintenance ledger.
+#include <algorithm>
+#include <chrono>
+
+#include "catalog/catalog_service.h"
+#include "common/clock.h"
+#include "common/json_writer.h"
+
+namespace hoglake::catalog {
+namespace {
+
+constexpr int64_t kPurgePage = 1000;
+
+Status RecordRun(PgConnection& conn, int64_t catalog_id, std::string_view task, bool manual,
+                 int64_t started_micros, const Result<std::string>& outcome) {
+  const std::string started = std::to_string(started_micros);
+  return conn
+      .Exec(
+          "INSERT INTO hog_maintenance_run (catalog_id, task, run_trigger, started_at, "
+          "finished_at, status, "
+          "error, result) VALUES ($1, $2, $3, timestamptz 'epoch' + $4::bigint * interval '1 "
+          "microsecond', "
+          "greatest(clock_timestamp(), timestamptz 'epoch' + $4::bigint * interval '1 "
+          "microsecond'), $5, $6, "
+          "$7::jsonb)",
+          {std::to_string(catalog_id), std::string(task), manual ? "manual" : "loop", started,
+           outcome.ok() ? "ok" : "failed",
+           outcome.ok() ? std::nullopt : std::optional<std::string>(outcome.error().message),
+           outcome.ok() ? std::optional<std::string>(*outcome) : std::nullopt})
+      .status();
+}
+
+}  // namespace
+
+std::string ExpiryResult::ToJson() const {
+  JsonWriter w;
+  w.BeginObject();
+  w.Field("snapshots_expired", snapshots_expired);
+  w.Field("data_files_queued", data_files_queued);
+  w.Field("delete_files_queued", delete_files_queued);
+  w.Field("new_earliest_snapshot_id", new_earliest_snapshot_id);
+  w.OptionalField("floored_by_consumer", floored_by_consumer);
+  if (data_files_queued > 0) w.Field("data_files_purged", data_files_queued);
+  if (purge_pages > 0) w.Field("purge_pages", purge_pages);
+  if (purge_failures > 0) w.Field("purge_failures", purge_failures);
+  w.EndObject();
+  return w.Take();
+}
+
+const std::vector<std::string>& MaintenanceTasks() {
+  static const std::vector<std::string> kTasks = {"hydrator",   "expiry", "cleanup",
+                                                  "compaction", "verify", "retirement"};
+  return kTasks;
+}
+
+Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t batch, bool manual) {
+  if (batch <= 0) return Validation("batch must be positive, got ", batch);
+  const int64_t started = NowMicros();
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
+  const std::string catalog_id = std::to_string(head.catalog_id);
+  ExpiryResult result;
+
+  // Phase A: advance the floor under the commit lock, in one transaction.
+  auto advance = [&]() -> Status {
+    HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
+                             CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+    const CatalogHead& h = scope.head();
+    result.new_earliest_snapshot_id = h.earliest_snapshot_id;
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult options,
+        conn->Exec("SELECT snapshot_retention_seconds, consumer_floor FROM hog_catalog "
+                   "WHERE catalog_id = $1",
+                   {catalog_id}));
+    if (options.IsNull(0, 0)) return scope.CommitWithoutSnapshot();  // expiry disabled
+    const int64_t retention = options.GetInt64(0, 0);
+    const bool consumer_floor = options.GetBool(0, 1);
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult fresh,
+        conn->Exec(
+            "SELECT min(snapshot_id) FROM hog_snapshot WHERE catalog_id = $1 "
+            "AND snapshot_id >= $2 AND snapshot_time >= clock_timestamp() - $3 * interval '1 "
+            "second'",
+            {catalog_id, std::to_string(h.earliest_snapshot_id), std::to_string(retention)}));
+    int64_t unfloored = std::min(h.head_snapshot_id, h.earliest_snapshot_id + batch);
+    if (!fresh.IsNull(0, 0)) unfloored = std::min(unfloored, fresh.GetInt64(0, 0));
+    int64_t new_earliest = unfloored;
+    if (consumer_floor) {
+      HOGLAKE_ASSIGN_OR_RETURN(
+          PgResult offsets,
+          conn->Exec(
+              "SELECT o.committed_snapshot, o.consumer_id FROM hog_consumer_offset o "
+              "JOIN hog_table t ON t.catalog_id = o.catalog_id AND t.table_uuid = o.table_uuid "
+              "WHERE o.catalog_id = $1 ORDER BY o.committed_snapshot, o.consumer_id LIMIT 1",
+              {catalog_id}));
+      if (offsets.rows() > 0 && offsets.GetInt64(0, 0) < unfloored) {
+        new_earliest = offsets.GetInt64(0, 0);
+        if (unfloored > h.earliest_snapshot_id)
+          result.floored_by_consumer = offsets.GetString(0, 1);
+      }
+    }
+    if (new_earliest <= h.earliest_snapshot_id) return scope.CommitWithoutSnapshot();
+    const std::vector<PgParam> range = {catalog_id, std::to_string(h.earliest_snapshot_id),
+                                        std::to_string(new_earliest)};
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult deleted,
+        conn->Exec("DELETE FROM hog_snapshot WHERE catalog_id = $1 AND snapshot_id >= $2 "
+                   "AND snapshot_id < $3",
+                   range));
+    result.snapshots_expired = deleted.affected_rows();
+    HOGLAKE_RETURN_IF_ERROR(
+        conn->Exec("UPDATE hog_catalog SET earliest_snapshot_id = $3, earliest_snapshot_time = "
+                   "(SELECT snapshot_time "
+                   "FROM hog_snapshot WHERE catalog_id = $1 AND snapshot_id = $3) WHERE catalog_id "
+                   "= $1 AND $2::bigint >= 0",
+                   range));
+    for (const char* table :
+         {"hog_table_version", "hog_column", "hog_partition_spec", "hog_sort_spec", "hog_view"}) {
+      HOGLAKE_RETURN_IF_ERROR(
+          conn->Exec(StrCat("DELETE FROM ", table,
+                            " WHERE catalog_id = $1 AND end_snapshot "
+                            "IS NOT NULL AND end_snapshot <= $3 AND $2::bigint >= 0"),
+                     range));
+    }
+    result.new_earliest_snapshot_id = new_earliest;
+    return scope.CommitWithoutSnapshot();
+  };
+  Status advanced = advance();
+
+  // Phase B: purge file rows no retained snapshot can see, a page per
+  // transaction, outside the commit lock; their paths go to the removal queue.
+  auto purge = [&]() -> Status {
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult floor,
+        conn->Exec("SELECT earliest_snapshot_id FROM hog_catalog WHERE catalog_id = $1",
+                   {catalog_id}));
+    const int64_t earliest = floor.GetInt64(0, 0);
+    if (earliest <= 0) return Status::Ok();
+    while (true) {
+      HOGLAKE_ASSIGN_OR_RETURN(
+          PgResult page,
+          conn->Exec("WITH picked AS (SELECT ctid FROM hog_data_file WHERE catalog_id = $1 AND "
+                     "end_snapshot <= $2 "
+                     "LIMIT $3), gone AS (DELETE FROM hog_data_file d USING picked WHERE d.ctid = "
+                     "picked.ctid "
+                     "AND d.end_snapshot <= $2 RETURNING d.path) "
+                     "INSERT INTO hog_file_removal (catalog_id, path, file_kind, reason) "
+                     "SELECT $1, path, 'data', 'snapshot_expiry' FROM gone",
+                     {catalog_id, std::to_string(earliest), std::to_string(kPurgePage)}));
+      const int64_t queued = page.affected_rows();
+      result.data_files_queued += queued;
+      ++result.purge_pages;
+      if (queued < kPurgePage) break;
+    }
+    return Status::Ok();
+  };
+  Status purged = purge();
+  if (!purged.ok()) ++result.purge_failures;
+
+  Result<std::string> outcome =
+      advanced.ok() ? Result<std::string>(result.ToJson()) : Result<std::string>(advanced.error());
+  HOGLAKE_RETURN_IF_ERROR(RecordRun(*conn, head.catalog_id, "expiry", manual, started, outcome));
+  if (!advanced.ok()) return advanced.error();
+  if (!purged.ok()) return purged.error();
+  return result;
+}
+
+Result<RunPage> CatalogService::ListRuns(std::string_view catalog, const RunListing& listing) {
+  const int64_t limit = listing.limit.value_or(50);
+  if (limit < 1) return Validation("limit must be at least 1, got ", limit);
+  if (listing.task) {
+    const auto& tasks = MaintenanceTasks();
+    if (std::find(tasks.begin(), tasks.end(), *listing.task) == tasks.end()) {
+      return Validation("unknown maintenance task '", *listing.task, "'");
+    }
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  std::vector<PgParam> params;
+  std::string where = "TRUE";
+  if (!catalog.empty()) {
+    HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
+    params.emplace_back(std::to_string(head.catalog_id));
+    where += StrCat(" AND r.catalog_id = $", params.size());
+  }
+  if (listing.task) {
+    params.emplace_back(*listing.task);
+    where += StrCat(" AND r.task = $", params.size());
+  }
+  if (listing.before) {
+    params.emplace_back(std::to_string(*listing.before));
+    where += StrCat(" AND r.run_id < $", params.size());
+  }
+  const int64_t capped = std::min<int64_t>(limit, 500);
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn->Exec(StrCat("SELECT r.run_id, c.name, r.task, r.run_trigger, "
+                        "(extract(epoch from r.started_at) * 1000000)::bigint, "
+                        "(extract(epoch from r.finished_at) * 1000000)::bigint, r.status, r.error, "
+                        "r.result::text "
+                        "FROM hog_maintenance_run r JOIN hog_catalog c USING (catalog_id) WHERE ",
+                        where, " ORDER BY r.run_id DESC LIMIT ", capped + 1),
+                 params));
+  RunPage page;
+  page.has_more = r.rows() > capped;
+  for (int i = 0; i < r.rows() && i < capped; ++i) {
+    page.runs.push_back(MaintenanceRun{
+        r.GetInt64(i, 0), r.GetString(i, 1), r.GetString(i, 2), r.GetString(i, 3), r.GetInt64(i, 4),
+        r.GetInt64(i, 5), r.GetString(i, 6), r.GetOptionalString(i, 7), r.GetOptionalString(i, 8)});
+  }
+  return page;
+}
+
+}  // namespace hoglake::catalog

@@ -1,0 +1,52 @@
+// Maintenance tasks' results and the run ledger (contract §2.14).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hoglake::catalog {
+
+inline constexpr int64_t kDefaultExpiryBatch = 10000;
+
+struct ExpiryResult {
+  int64_t snapshots_expired = 0;
+  int64_t data_files_queued = 0;
+  int64_t delete_files_queued = 0;
+  int64_t new_earliest_snapshot_id = 0;
+  std::optional<std::string> floored_by_consumer;
+  int64_t purge_pages = 0;
+  int64_t purge_failures = 0;
+
+  // The wire body: the five core fields, then non-default counters only.
+  std::string ToJson() const;
+};
+
+// The closed task vocabulary of the ledger (hog_maintenance_run.task).
+const std::vector<std::string>& MaintenanceTasks();
+
+struct MaintenanceRun {
+  int64_t run_id = 0;
+  std::string catalog;
+  std::string task;
+  std::string trigger;  // loop | manual
+  int64_t started_at_micros = 0;
+  int64_t finished_at_micros = 0;
+  std::string status;  // ok | failed
+  std::optional<std::string> error;
+  std::optional<std::string> result_json;  // null on failure
+};
+
+struct RunListing {
+  std::optional<std::string> task;
+  std::optional<int64_t> before;  // exclusive run id, newest first
+  std::optional<int64_t> limit;   // default 50, capped at 500
+};
+
+struct RunPage {
+  std::vector<MaintenanceRun> runs;
+  bool has_more = false;
+};
+
+}  // namespace hoglake::catalog

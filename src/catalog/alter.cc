@@ -57,9 +57,7 @@ Status CheckReadSnapshot(CommitScope& scope, const TableRef& ref, int64_t table_
     return Validation("read_snapshot ", read, " is beyond head ", head.head_snapshot_id);
   }
   if (read < head.earliest_snapshot_id) {
-    return MakeError(ErrorCode::kExpired, "read_snapshot ", read,
-                     " is below the expiry floor (earliest retained snapshot ",
-                     head.earliest_snapshot_id, ")");
+    return BelowFloorError(head, StrCat("read_snapshot ", read));
   }
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult hits,

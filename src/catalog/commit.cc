@@ -221,9 +221,7 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     const int64_t read = *request.read_snapshot;
     if (read > head) return Validation("read_snapshot ", read, " is beyond head ", head);
     if (read < scope.head().earliest_snapshot_id) {
-      return MakeError(ErrorCode::kExpired, "read_snapshot ", read,
-                       " is below the expiry floor (earliest retained snapshot ",
-                       scope.head().earliest_snapshot_id, ")");
+      return BelowFloorError(scope.head(), StrCat("read_snapshot ", read));
     }
     std::vector<int64_t> ids;
     for (const auto& t : tables) ids.push_back(t.table_id);

@@ -1,19 +1,11 @@
 // CatalogService: the changefeed, consumer offsets and catalog options.
 #include "catalog/catalog_service.h"
+#include "catalog/data_file_rows.h"
 #include "catalog/table_store.h"
 #include "common/clock.h"
 
 namespace hoglake::catalog {
 namespace {
-
-Error BelowFloor(const CatalogHead& head, std::string_view what) {
-  std::string reached;
-  if (head.earliest_snapshot_time_micros)
-    reached = ", reached at " + FormatInstant(*head.earliest_snapshot_time_micros);
-  return MakeError(ErrorCode::kExpired, what,
-                   " is below the expiry floor (earliest retained snapshot ",
-                   head.earliest_snapshot_id, reached, ")");
-}
 
 constexpr const char* kOffsetColumns =
     "o.consumer_id, o.table_uuid, o.committed_snapshot, "
@@ -36,7 +28,8 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
   }
   if (from < 0) return Validation("from_snapshot ", from, " is negative");
   if (from > upto) return Validation("from_snapshot ", from, " is after to_snapshot ", upto);
-  if (from < head.earliest_snapshot_id - 1) return BelowFloor(head, StrCat("from_snapshot ", from));
+  if (from < head.earliest_snapshot_id - 1)
+    return BelowFloorError(head, StrCat("from_snapshot ", from));
   HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
   HOGLAKE_RETURN_IF_ERROR(conn->Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t namespace_id, NamespaceIdAt(*conn, head.catalog_id, ref.catalog,
@@ -73,53 +66,17 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
       conn->Exec(
-          "SELECT f.data_file_id, f.path, f.file_format, f.record_count, f.file_size_bytes, "
-          "f.footer_size, "
-          "f.row_id_start, f.stats_state, f.begin_snapshot, f.spec_id, f.explicit_row_ids, "
-          "(SELECT array_agg(p.value ORDER BY p.key_index) FROM hog_file_partition_value p "
-          " WHERE p.catalog_id = f.catalog_id AND p.data_file_id = f.data_file_id) IS NOT NULL "
-          "FROM hog_data_file f WHERE f.catalog_id = $1 AND f.table_id = $2 "
-          "AND f.begin_snapshot > $3 AND f.begin_snapshot <= $4 "
-          "AND NOT EXISTS (SELECT 1 FROM hog_snapshot_change c WHERE c.catalog_id = f.catalog_id "
-          " AND c.snapshot_id = f.begin_snapshot AND c.object_id = f.table_id AND c.kind = "
-          "'table_compacted') "
-          "ORDER BY f.begin_snapshot, f.row_id_start, f.data_file_id",
+          StrCat("SELECT ", kDataFileColumns,
+                 " FROM hog_data_file f WHERE f.catalog_id = $1 AND f.table_id = $2 "
+                 "AND f.begin_snapshot > $3 AND f.begin_snapshot <= $4 "
+                 "AND NOT EXISTS (SELECT 1 FROM hog_snapshot_change c WHERE c.catalog_id = "
+                 "f.catalog_id AND c.snapshot_id = f.begin_snapshot AND c.object_id = f.table_id "
+                 "AND c.kind = 'table_compacted') "
+                 "ORDER BY f.begin_snapshot, f.row_id_start, f.data_file_id"),
           params));
-  std::vector<int64_t> with_partitions;
   for (int i = 0; i < r.rows(); ++i) {
-    DataFileInfo f;
-    f.data_file_id = r.GetInt64(i, 0);
-    f.path = r.GetString(i, 1);
-    f.file_format = r.GetString(i, 2);
-    f.record_count = r.GetInt64(i, 3);
-    f.file_size_bytes = r.GetInt64(i, 4);
-    f.footer_size = r.GetOptionalInt64(i, 5);
-    f.row_id_start = r.GetInt64(i, 6);
-    f.stats_state = r.GetString(i, 7);
-    f.begin_snapshot = r.GetInt64(i, 8);
-    f.spec_id = r.GetOptionalInt64(i, 9);
-    f.explicit_row_ids = r.GetBool(i, 10);
-    if (f.spec_id) with_partitions.push_back(f.data_file_id);
-    plan.files.push_back(std::move(f));
-  }
-  if (!with_partitions.empty()) {
-    HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult pv,
-        conn->Exec("SELECT data_file_id, key_index, value FROM hog_file_partition_value "
-                   "WHERE catalog_id = $1 AND data_file_id = ANY($2::bigint[]) "
-                   "ORDER BY data_file_id, key_index",
-                   {params[0], PgIntArray(with_partitions)}));
-    size_t at = 0;
-    for (int i = 0; i < pv.rows(); ++i) {
-      const int64_t id = pv.GetInt64(i, 0);
-      while (plan.files[at].data_file_id != id) ++at;
-      auto& values = plan.files[at].partition_values;
-      if (!values) values.emplace();
-      values->push_back(pv.GetOptionalString(i, 2));
-    }
-    for (auto& f : plan.files) {
-      if (f.spec_id && !f.partition_values) f.partition_values.emplace();
-    }
+    plan.files.push_back(DataFileFromRow(r, i));
+    plan.files.back().split_offsets.reset();
   }
   HOGLAKE_RETURN_IF_ERROR(txn.Commit());
   return plan;
@@ -192,7 +149,7 @@ Result<ConsumerOffset> CatalogService::PutConsumerOffset(std::string_view catalo
     return Validation("snapshot_id ", snapshot, " is outside [0, ", head.head_snapshot_id, "]");
   }
   if (snapshot < head.earliest_snapshot_id)
-    return BelowFloor(head, StrCat("snapshot_id ", snapshot));
+    return BelowFloorError(head, StrCat("snapshot_id ", snapshot));
   const std::string catalog_id = std::to_string(head.catalog_id);
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult known,

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "catalog/catalog_service.h"
+#include "catalog/data_file_rows.h"
 #include "catalog/file_registration.h"
 #include "catalog/table_store.h"
 #include "common/encoding.h"
@@ -21,75 +22,6 @@ struct CatalogService::TableAt {
 namespace {
 
 constexpr int64_t kMaxStatsEntries = 1000000;
-
-// Columns selected for DataFileInfo, aliased f.
-constexpr const char* kFileColumns =
-    "f.data_file_id, f.path, f.file_format, f.record_count, f.file_size_bytes, f.footer_size, "
-    "f.row_id_start, f.stats_state, f.begin_snapshot, f.spec_id, f.explicit_row_ids, "
-    "f.split_offsets::text, "
-    "(SELECT array_agg(coalesce('v' || p.value, 'n') ORDER BY p.key_index)::text "
-    " FROM hog_file_partition_value p WHERE p.catalog_id = f.catalog_id AND p.data_file_id = "
-    "f.data_file_id)";
-constexpr int kFileColumnCount = 13;
-
-std::vector<int64_t> ParseIntArray(std::string_view text) {
-  std::vector<int64_t> out;
-  text.remove_prefix(1);
-  text.remove_suffix(1);
-  while (!text.empty()) {
-    const size_t comma = text.find(',');
-    out.push_back(std::stoll(std::string(text.substr(0, comma))));
-    text = comma == std::string_view::npos ? "" : text.substr(comma + 1);
-  }
-  return out;
-}
-
-// Reads PostgreSQL's text form of a text[] whose elements are "v<value>" or
-// "n" (null), as produced by kFileColumns.
-std::vector<std::optional<std::string>> ParsePartitionArray(std::string_view text) {
-  std::vector<std::optional<std::string>> out;
-  size_t i = 1;  // after '{'
-  while (i < text.size() && text[i] != '}') {
-    std::string element;
-    if (text[i] == '"') {
-      ++i;
-      while (i < text.size() && text[i] != '"') {
-        if (text[i] == '\\') ++i;
-        element.push_back(text[i++]);
-      }
-      ++i;
-    } else {
-      while (i < text.size() && text[i] != ',' && text[i] != '}') element.push_back(text[i++]);
-    }
-    if (element == "n") {
-      out.push_back(std::nullopt);
-    } else {
-      out.push_back(element.substr(1));
-    }
-    if (i < text.size() && text[i] == ',') ++i;
-  }
-  return out;
-}
-
-DataFileInfo FileFromRow(const PgResult& r, int i) {
-  DataFileInfo f;
-  f.data_file_id = r.GetInt64(i, 0);
-  f.path = r.GetString(i, 1);
-  f.file_format = r.GetString(i, 2);
-  f.record_count = r.GetInt64(i, 3);
-  f.file_size_bytes = r.GetInt64(i, 4);
-  f.footer_size = r.GetOptionalInt64(i, 5);
-  f.row_id_start = r.GetInt64(i, 6);
-  f.stats_state = r.GetString(i, 7);
-  f.begin_snapshot = r.GetInt64(i, 8);
-  f.spec_id = r.GetOptionalInt64(i, 9);
-  f.explicit_row_ids = r.GetBool(i, 10);
-  if (!r.IsNull(i, 11)) f.split_offsets = ParseIntArray(r.GetText(i, 11));
-  if (f.spec_id)
-    f.partition_values = r.IsNull(i, 12) ? std::vector<std::optional<std::string>>{}
-                                         : ParsePartitionArray(r.GetText(i, 12));
-  return f;
-}
 
 // A bytea column selected as encode(…, 'hex'), as bytes.
 std::optional<std::string> OptionalHexBytes(const PgResult& r, int row, int col) {
@@ -156,7 +88,7 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
   const char* visible =
       "f.begin_snapshot <= $3 AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)";
   HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
-                           conn->Exec(StrCat("SELECT ", kFileColumns,
+                           conn->Exec(StrCat("SELECT ", kDataFileColumns,
                                              " FROM hog_data_file f WHERE f.catalog_id = $1 "
                                              "AND f.table_id = $2 AND ",
                                              visible, " ORDER BY f.row_id_start, f.data_file_id"),
@@ -165,7 +97,7 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
   files.reserve(static_cast<size_t>(r.rows()));
   std::map<int64_t, size_t> by_id;
   for (int i = 0; i < r.rows(); ++i) {
-    files.push_back(FileFromRow(r, i));
+    files.push_back(DataFileFromRow(r, i));
     if (!options.split_offsets) files.back().split_offsets.reset();
     by_id[files.back().data_file_id] = files.size() - 1;
   }
@@ -274,22 +206,23 @@ Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
   }
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
-      conn->Exec(StrCat("SELECT ", kFileColumns, ", ", sort_stats, " FROM hog_data_file f", joins,
-                        " WHERE f.catalog_id = $1 AND f.table_id = $2 AND f.begin_snapshot <= $3 "
-                        "AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)",
-                        where, " ORDER BY ", order, limit, " OFFSET ", listing.offset),
-                 params));
+      conn->Exec(
+          StrCat("SELECT ", kDataFileColumns, ", ", sort_stats, " FROM hog_data_file f", joins,
+                 " WHERE f.catalog_id = $1 AND f.table_id = $2 AND f.begin_snapshot <= $3 "
+                 "AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)",
+                 where, " ORDER BY ", order, limit, " OFFSET ", listing.offset),
+          params));
   std::vector<DataFileInfo> files;
   for (int i = 0; i < r.rows(); ++i) {
-    DataFileInfo f = FileFromRow(r, i);
+    DataFileInfo f = DataFileFromRow(r, i);
     f.split_offsets.reset();
     if (sort_field) {
-      if (!r.IsNull(i, kFileColumnCount + 2)) {
+      if (!r.IsNull(i, kDataFileColumnCount + 2)) {
         OrderingBounds b;
         b.field_id = sort_field;
         b.type = sort_type;
-        b.lower = OptionalHexBytes(r, i, kFileColumnCount);
-        b.upper = OptionalHexBytes(r, i, kFileColumnCount + 1);
+        b.lower = OptionalHexBytes(r, i, kDataFileColumnCount);
+        b.upper = OptionalHexBytes(r, i, kDataFileColumnCount + 1);
         f.ordering_bounds = std::move(b);
       }
     } else if (f.record_count > 0) {

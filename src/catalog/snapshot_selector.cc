@@ -3,9 +3,8 @@
 #include "common/clock.h"
 
 namespace hoglake::catalog {
-namespace {
 
-Error BelowFloor(const CatalogHead& head, std::string_view what) {
+Error BelowFloorError(const CatalogHead& head, std::string_view what) {
   std::string reached;
   if (head.earliest_snapshot_time_micros) {
     reached = ", reached at " + FormatInstant(*head.earliest_snapshot_time_micros);
@@ -14,8 +13,6 @@ Error BelowFloor(const CatalogHead& head, std::string_view what) {
                    " is below the expiry floor (earliest retained snapshot ",
                    head.earliest_snapshot_id, reached, ")");
 }
-
-}  // namespace
 
 Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
                                 const SnapshotSelector& selector) {
@@ -27,7 +24,7 @@ Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
     if (id < 0 || id > head.head_snapshot_id) {
       return Validation("snapshot ", id, " is outside [0, ", head.head_snapshot_id, "]");
     }
-    if (id < head.earliest_snapshot_id) return BelowFloor(head, StrCat("snapshot ", id));
+    if (id < head.earliest_snapshot_id) return BelowFloorError(head, StrCat("snapshot ", id));
     return id;
   }
   if (selector.at_timestamp_micros) {
@@ -38,9 +35,9 @@ Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
             "AND snapshot_time <= timestamptz 'epoch' + $2::bigint * interval '1 microsecond'",
             {std::to_string(head.catalog_id), std::to_string(*selector.at_timestamp_micros)}));
     const std::string when = FormatInstant(*selector.at_timestamp_micros);
-    if (r.IsNull(0, 0)) return BelowFloor(head, StrCat("at_timestamp ", when));
+    if (r.IsNull(0, 0)) return BelowFloorError(head, StrCat("at_timestamp ", when));
     const int64_t id = r.GetInt64(0, 0);
-    if (id < head.earliest_snapshot_id) return BelowFloor(head, StrCat("at_timestamp ", when));
+    if (id < head.earliest_snapshot_id) return BelowFloorError(head, StrCat("at_timestamp ", when));
     return std::min(id, head.head_snapshot_id);
   }
   return head.head_snapshot_id;

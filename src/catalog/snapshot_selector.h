@@ -31,6 +31,10 @@ struct CatalogHead {
   std::optional<int64_t> earliest_snapshot_time_micros;
 };
 
+// The kExpired error for `what` (e.g. "snapshot 3") below the catalog's
+// floor, citing the floor and, once expiry has advanced it, when.
+Error BelowFloorError(const CatalogHead& head, std::string_view what);
+
 Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
                                 const SnapshotSelector& selector);
 

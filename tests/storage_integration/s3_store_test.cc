@@ -1,0 +1,441 @@
+// S3Store against real HTTP servers on loopback: s3rver (npm, started here
+// through start_s3rver.mjs) for the S3 semantics, and a tiny scripted server
+// for retries on 5xx.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "storage/object_store.h"
+#include "storage/s3_store.h"
+
+namespace hoglake {
+namespace {
+
+constexpr const char* kBucket = "hoglake-test";
+
+// One s3rver process for the whole binary.
+class S3rverProcess {
+ public:
+  static S3rverProcess& Get() {
+    static S3rverProcess* process = new S3rverProcess();
+    return *process;
+  }
+  int port() const { return port_; }
+  const std::string& startup_error() const { return error_; }
+  void Stop() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+      pid_ = -1;
+      close(stdin_fd_);
+      std::filesystem::remove_all(dir_);
+    }
+  }
+
+ private:
+  S3rverProcess() {
+    const char* node = std::getenv("NODE_EXECUTABLE");
+    const char* script = std::getenv("S3RVER_SCRIPT");
+    if (node == nullptr || script == nullptr) {
+      error_ = "NODE_EXECUTABLE and S3RVER_SCRIPT must be set (CTest sets them)";
+      return;
+    }
+    char pattern[] = "/tmp/hoglake-s3rver-XXXXXX";
+    if (mkdtemp(pattern) == nullptr) {
+      error_ = "mkdtemp failed";
+      return;
+    }
+    dir_ = pattern;
+    int out[2], in[2];
+    if (pipe(out) != 0 || pipe(in) != 0) {
+      error_ = "pipe failed";
+      return;
+    }
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(in[0], 0);
+      dup2(out[1], 1);
+      close(in[1]);
+      close(out[0]);
+      // s3rver's ListObjectsV2 continuation tokens use DES, which Node 17+
+      // (OpenSSL 3) only offers through the legacy provider.
+      execl(node, node, "--openssl-legacy-provider", script, dir_.c_str(), kBucket,
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    stdin_fd_ = in[1];
+    fcntl(stdin_fd_, F_SETFD, FD_CLOEXEC);
+    std::string line;
+    pollfd pfd{out[0], POLLIN, 0};
+    while (line.find('\n') == std::string::npos && poll(&pfd, 1, 30000) > 0) {
+      char buffer[256];
+      ssize_t n = read(out[0], buffer, sizeof(buffer));
+      if (n <= 0) break;
+      line.append(buffer, n);
+    }
+    close(out[0]);
+    if (!line.starts_with("PORT ")) {
+      error_ = "s3rver did not start (is tests/interop installed? `npm ci` there); said: " + line;
+      return;
+    }
+    port_ = std::atoi(line.c_str() + 5);
+  }
+
+  pid_t pid_ = -1;
+  int stdin_fd_ = -1;
+  int port_ = 0;
+  std::string dir_;
+  std::string error_;
+};
+
+class S3rverEnvironment : public ::testing::Environment {
+ public:
+  void TearDown() override { S3rverProcess::Get().Stop(); }
+};
+const auto* const kEnvironment = ::testing::AddGlobalTestEnvironment(new S3rverEnvironment);
+
+S3Config LoopbackConfig(int port) {
+  S3Config config;
+  config.endpoint = "http://127.0.0.1:" + std::to_string(port);
+  config.region = "us-east-1";
+  config.access_key_id = "S3RVER";  // s3rver's built-in account
+  config.secret_access_key = "S3RVER";
+  config.path_style = true;
+  config.part_size = 5 << 20;
+  config.retry_base_delay_ms = 10;
+  return config;
+}
+
+class S3StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(S3rverProcess::Get().startup_error(), "");
+    config_ = LoopbackConfig(S3rverProcess::Get().port());
+    // Each test writes under its own prefix.
+    prefix_ = std::string("s3://") + kBucket + "/" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    store_ = Open(std::string("s3://") + kBucket);
+  }
+
+  std::unique_ptr<ObjectStore> Open(const std::string& root) {
+    auto store = OpenObjectStore(root, config_);
+    EXPECT_TRUE(store.ok()) << store.error().ToString();
+    return store.ok() ? std::move(store).value() : nullptr;
+  }
+  std::string Path(std::string_view key) const { return prefix_ + "/" + std::string(key); }
+
+  S3Config config_;
+  std::string prefix_;
+  std::unique_ptr<ObjectStore> store_;
+};
+
+TEST_F(S3StoreTest, PutGetHeadDeleteRoundTrip) {
+  std::string bytes("PAR1\0\x01\xff binary", 15);
+  ASSERT_TRUE(store_->Put(Path("data/ns/t/a.parquet"), bytes).ok());
+  auto got = store_->Get(Path("data/ns/t/a.parquet"));
+  ASSERT_TRUE(got.ok()) << got.error().ToString();
+  EXPECT_EQ(*got, bytes);
+  auto size = store_->Head(Path("data/ns/t/a.parquet"));
+  ASSERT_TRUE(size.ok()) << size.error().ToString();
+  EXPECT_EQ(*size, bytes.size());
+
+  ASSERT_TRUE(store_->Put(Path("data/ns/t/a.parquet"), "v2").ok());  // replaces
+  EXPECT_EQ(*store_->Get(Path("data/ns/t/a.parquet")), "v2");
+  ASSERT_TRUE(store_->Put(Path("empty"), "").ok());
+  EXPECT_EQ(*store_->Head(Path("empty")), 0u);
+  EXPECT_EQ(*store_->Get(Path("empty")), "");
+
+  auto deleted = store_->Delete(Path("data/ns/t/a.parquet"));
+  ASSERT_TRUE(deleted.ok()) << deleted.error().ToString();
+  EXPECT_TRUE(*deleted);
+  auto again = store_->Delete(Path("data/ns/t/a.parquet"));
+  ASSERT_TRUE(again.ok()) << again.error().ToString();
+  EXPECT_FALSE(*again);
+
+  auto head = store_->Head(Path("data/ns/t/a.parquet"));
+  ASSERT_FALSE(head.ok());
+  EXPECT_EQ(head.error().code, ErrorCode::kNotFound);
+  auto get = store_->Get(Path("data/ns/t/a.parquet"));
+  ASSERT_FALSE(get.ok());
+  EXPECT_EQ(get.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(get.error().message.find("NoSuchKey"), std::string::npos) << get.error().message;
+  EXPECT_NE(get.error().message.find(Path("data/ns/t/a.parquet")), std::string::npos);
+}
+
+TEST_F(S3StoreTest, RangesClampAtTheEnd) {
+  ASSERT_TRUE(store_->Put(Path("r"), "0123456789").ok());
+  EXPECT_EQ(*store_->GetRange(Path("r"), 0, 4), "0123");
+  EXPECT_EQ(*store_->GetRange(Path("r"), 6, 100), "6789");
+  EXPECT_EQ(*store_->GetRange(Path("r"), 9, 1), "9");
+  auto at_end = store_->GetRange(Path("r"), 10, 5);
+  ASSERT_TRUE(at_end.ok()) << at_end.error().ToString();
+  EXPECT_EQ(*at_end, "");
+  EXPECT_EQ(*store_->GetRange(Path("r"), 2, 0), "");
+  auto past = store_->GetRange(Path("r"), 11, 1);
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(store_->GetRange(Path("missing"), 0, 1).error().code, ErrorCode::kNotFound);
+}
+
+TEST_F(S3StoreTest, ListPaginatesAndDecodesKeys) {
+  config_.list_page_size = 7;
+  store_ = Open(std::string("s3://") + kBucket);
+  std::vector<std::string> expected;
+  for (int i = 0; i < 23; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "many/f%03d", i);
+    expected.push_back(Path(name));
+    ASSERT_TRUE(store_->Put(expected.back(), std::string(i, 'x')).ok());
+  }
+  const std::string odd = Path("many/g odd & <key> \"'é'+=.bin");
+  ASSERT_TRUE(store_->Put(odd, "odd").ok());
+  expected.push_back(odd);
+  ASSERT_TRUE(store_->Put(Path("manyother/z"), "z").ok());
+
+  auto listed = store_->List(Path("many/"));
+  ASSERT_TRUE(listed.ok()) << listed.error().ToString();
+  ASSERT_EQ(listed->size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ((*listed)[i].path, expected[i]);
+    if (i < 23) {
+      EXPECT_EQ((*listed)[i].size, i);
+    }
+  }
+  EXPECT_EQ(*store_->Get(odd), "odd");
+  auto with_other = store_->List(Path("many"));
+  ASSERT_TRUE(with_other.ok());
+  EXPECT_EQ(with_other->size(), expected.size() + 1);
+  EXPECT_TRUE(store_->List(Path("nothing/")).value().empty());
+}
+
+TEST_F(S3StoreTest, PrefixRootServesOnlyItsKeys) {
+  ASSERT_TRUE(store_->Put(Path("lake/a"), "a").ok());
+  ASSERT_TRUE(store_->Put(Path("lake2/b"), "b").ok());
+  auto lake = Open(Path("lake"));
+  ASSERT_NE(lake, nullptr);
+  EXPECT_EQ(lake->root(), Path("lake"));
+  auto listed = lake->List(Path("lake"));
+  ASSERT_TRUE(listed.ok()) << listed.error().ToString();
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].path, Path("lake/a"));
+  auto outside = lake->Get(Path("lake2/b"));
+  ASSERT_FALSE(outside.ok());
+  EXPECT_EQ(outside.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(lake->Put(Path("lake/../lake2/c"), "x").error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(lake->List(Path("lake2")).error().code, ErrorCode::kInvalidArgument);
+}
+
+TEST_F(S3StoreTest, MultipartUploadOfALargeObject) {
+  const std::string path = Path("big/object.bin");
+  auto writer = store_->OpenWriter(path);
+  ASSERT_TRUE(writer.ok());
+  std::string expected;
+  for (int i = 0; i < 11; ++i) {  // 11 MiB + a tail → 3 parts of ≥ 5 MiB
+    std::string chunk(1 << 20, static_cast<char>('a' + i));
+    chunk[i] = '\0';
+    ASSERT_TRUE((*writer)->Append(chunk).ok());
+    expected += chunk;
+  }
+  ASSERT_TRUE((*writer)->Append("tail").ok());
+  expected += "tail";
+  EXPECT_EQ(store_->Head(path).error().code, ErrorCode::kNotFound);  // not visible yet
+  Status commit = (*writer)->Commit();
+  ASSERT_TRUE(commit.ok()) << commit.ToString();
+  EXPECT_EQ(*store_->Head(path), expected.size());
+  auto got = store_->Get(path);
+  ASSERT_TRUE(got.ok()) << got.error().ToString();
+  EXPECT_TRUE(*got == expected);
+  EXPECT_EQ(*store_->GetRange(path, (5 << 20) - 2, 4), expected.substr((5 << 20) - 2, 4));
+
+  // Put of a large buffer goes the same way.
+  ASSERT_TRUE(store_->Put(Path("big/put.bin"), expected).ok());
+  EXPECT_EQ(*store_->Head(Path("big/put.bin")), expected.size());
+}
+
+TEST_F(S3StoreTest, AbortedMultipartUploadLeavesNothing) {
+  const std::string path = Path("aborted.bin");
+  {
+    auto writer = store_->OpenWriter(path);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Append(std::string(6 << 20, 'z')).ok());  // one part uploaded
+    // s3rver 3.7 lacks AbortMultipartUpload (405); real S3 answers 204.
+    Status abort = (*writer)->Abort();
+    if (!abort.ok()) {
+      EXPECT_NE(abort.error().message.find("AbortMultipartUpload " + path), std::string::npos);
+      EXPECT_NE(abort.error().message.find("MethodNotAllowed"), std::string::npos);
+    }
+  }
+  {
+    auto writer = store_->OpenWriter(path);
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Append(std::string(6 << 20, 'y')).ok());
+  }  // destroyed without Commit
+  EXPECT_EQ(store_->Head(path).error().code, ErrorCode::kNotFound);
+  EXPECT_TRUE(store_->List(prefix_).value().empty());
+}
+
+TEST_F(S3StoreTest, MissingBucketIsAClearError) {
+  auto store = Open("s3://no-such-bucket");
+  ASSERT_NE(store, nullptr);
+  Status put = store->Put("s3://no-such-bucket/k", "x");
+  ASSERT_FALSE(put.ok());
+  EXPECT_EQ(put.error().code, ErrorCode::kNotFound);
+  EXPECT_NE(put.error().message.find("s3://no-such-bucket/k"), std::string::npos);
+  EXPECT_NE(put.error().message.find("NoSuchBucket"), std::string::npos) << put.error().message;
+  auto list = store->List("s3://no-such-bucket");
+  ASSERT_FALSE(list.ok());
+  EXPECT_NE(list.error().message.find("NoSuchBucket"), std::string::npos) << list.error().message;
+  auto deleted = store->Delete("s3://no-such-bucket/k");
+  ASSERT_FALSE(deleted.ok());
+  EXPECT_NE(deleted.error().message.find("NoSuchBucket"), std::string::npos);
+}
+
+// A port with nothing listening on it.
+int ClosedPort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  socklen_t len = sizeof(addr);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+TEST(S3RetryTest, UnreachableEndpointFailsAfterBoundedRetries) {
+  S3Config config = LoopbackConfig(ClosedPort());
+  config.max_attempts = 3;
+  auto store = OpenObjectStore("s3://bkt", config);
+  ASSERT_TRUE(store.ok());
+  auto got = (*store)->Get("s3://bkt/some/key");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error().code, ErrorCode::kUnavailable);
+  EXPECT_NE(got.error().message.find("s3://bkt/some/key"), std::string::npos);
+  EXPECT_NE(got.error().message.find("after 3 attempts"), std::string::npos) << got.error().message;
+  // Not idempotent, but never sent: retried as well.
+  auto writer = (*store)->OpenWriter("s3://bkt/big");
+  ASSERT_TRUE(writer.ok());
+  Status append = (*writer)->Append(std::string(5 << 20, 'x'));
+  ASSERT_FALSE(append.ok());
+  EXPECT_NE(append.error().message.find("CreateMultipartUpload"), std::string::npos);
+  EXPECT_NE(append.error().message.find("after 3 attempts"), std::string::npos);
+}
+
+// Answers each connection with the next scripted response, then closes it.
+class ScriptedServer {
+ public:
+  explicit ScriptedServer(std::vector<std::string> responses) : responses_(std::move(responses)) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+    socklen_t len = sizeof(addr);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    listen(fd_, 16);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~ScriptedServer() {
+    shutdown(fd_, SHUT_RDWR);
+    close(fd_);
+    thread_.join();
+  }
+  int port() const { return port_; }
+  int connections() const { return connections_; }
+
+  static std::string Response(int status, std::string_view body) {
+    return "HTTP/1.1 " + std::to_string(status) +
+           " X\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\nConnection: close\r\n\r\n" + std::string(body);
+  }
+
+ private:
+  void Serve() {
+    for (const std::string& response : responses_) {
+      int client = accept(fd_, nullptr, nullptr);
+      if (client < 0) return;
+      ++connections_;
+      std::string request;
+      char buffer[4096];
+      while (request.find("\r\n\r\n") == std::string::npos) {
+        ssize_t n = read(client, buffer, sizeof(buffer));
+        if (n <= 0) break;
+        request.append(buffer, n);
+      }
+      (void)!write(client, response.data(), response.size());
+      close(client);
+    }
+  }
+
+  std::vector<std::string> responses_;
+  int fd_;
+  int port_;
+  std::atomic<int> connections_{0};
+  std::thread thread_;
+};
+
+TEST(S3RetryTest, ServerErrorsAreRetriedWithBackoff) {
+  const std::string slow_down =
+      "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>";
+  ScriptedServer server({ScriptedServer::Response(503, slow_down),
+                         ScriptedServer::Response(500, "<Error><Code>InternalError</Code></Error>"),
+                         ScriptedServer::Response(200, "payload")});
+  auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+  ASSERT_TRUE(store.ok());
+  auto got = (*store)->Get("s3://bkt/k");
+  ASSERT_TRUE(got.ok()) << got.error().ToString();
+  EXPECT_EQ(*got, "payload");
+  EXPECT_EQ(server.connections(), 3);
+}
+
+TEST(S3RetryTest, PersistentServerErrorsNameTheS3Code) {
+  const std::string slow_down =
+      "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>";
+  ScriptedServer server(std::vector<std::string>(4, ScriptedServer::Response(503, slow_down)));
+  auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+  ASSERT_TRUE(store.ok());
+  auto got = (*store)->Get("s3://bkt/k");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error().code, ErrorCode::kUnavailable);
+  EXPECT_EQ(got.error().message,
+            "S3 GetObject s3://bkt/k failed: HTTP 503 SlowDown: Please reduce your request "
+            "rate. (after 4 attempts)");
+  EXPECT_EQ(server.connections(), 4);
+}
+
+TEST(S3RetryTest, ClientErrorsAreNotRetried) {
+  ScriptedServer server(
+      {ScriptedServer::Response(
+           403, "<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"),
+       ScriptedServer::Response(200, "should not be reached")});
+  auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+  ASSERT_TRUE(store.ok());
+  auto got = (*store)->Get("s3://bkt/k");
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.error().code, ErrorCode::kIoError);
+  EXPECT_NE(got.error().message.find("HTTP 403 AccessDenied: Access Denied"), std::string::npos);
+  EXPECT_EQ(server.connections(), 1);
+  // Unblock the server's second accept so it can finish.
+  auto unblock = (*store)->Get("s3://bkt/k");
+  EXPECT_TRUE(unblock.ok());
+}
+
+}  // namespace
+}  // namespace hoglake

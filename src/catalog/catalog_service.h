@@ -181,6 +181,11 @@ class CatalogService {
   // commit lock, then purges unreachable file rows in pages outside it,
   // queueing their paths for cleanup. Every run is recorded in the ledger.
   Result<ExpiryResult> Expire(std::string_view catalog, int64_t batch, bool manual);
+  // Drains the removal queue: claims rows (SKIP LOCKED, with a lease), keeps
+  // every path a data-file row (live or historical) still names, deletes the
+  // others from object storage and settles the rows, fenced by the claim so
+  // two servers never settle the same row. No catalog lock is taken.
+  Result<CleanupResult> Cleanup(std::string_view catalog, int64_t batch, bool manual);
   // Runs newest first, for one catalog or (catalog empty) all of them.
   Result<RunPage> ListRuns(std::string_view catalog, const RunListing& listing);
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "catalog/catalog_service.h"
+#include "catalog/maintenance_ledger.h"
 #include "common/clock.h"
 #include "common/json_writer.h"
 
@@ -10,25 +11,6 @@ namespace hoglake::catalog {
 namespace {
 
 constexpr int64_t kPurgePage = 1000;
-
-Status RecordRun(PgConnection& conn, int64_t catalog_id, std::string_view task, bool manual,
-                 int64_t started_micros, const Result<std::string>& outcome) {
-  const std::string started = std::to_string(started_micros);
-  return conn
-      .Exec(
-          "INSERT INTO hog_maintenance_run (catalog_id, task, run_trigger, started_at, "
-          "finished_at, status, "
-          "error, result) VALUES ($1, $2, $3, timestamptz 'epoch' + $4::bigint * interval '1 "
-          "microsecond', "
-          "greatest(clock_timestamp(), timestamptz 'epoch' + $4::bigint * interval '1 "
-          "microsecond'), $5, $6, "
-          "$7::jsonb)",
-          {std::to_string(catalog_id), std::string(task), manual ? "manual" : "loop", started,
-           outcome.ok() ? "ok" : "failed",
-           outcome.ok() ? std::nullopt : std::optional<std::string>(outcome.error().message),
-           outcome.ok() ? std::optional<std::string>(*outcome) : std::nullopt})
-      .status();
-}
 
 }  // namespace
 
@@ -159,7 +141,8 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
 
   Result<std::string> outcome =
       advanced.ok() ? Result<std::string>(result.ToJson()) : Result<std::string>(advanced.error());
-  HOGLAKE_RETURN_IF_ERROR(RecordRun(*conn, head.catalog_id, "expiry", manual, started, outcome));
+  HOGLAKE_RETURN_IF_ERROR(
+      RecordMaintenanceRun(*conn, head.catalog_id, "expiry", manual, started, outcome));
   if (!advanced.ok()) return advanced.error();
   if (!purged.ok()) return purged.error();
   return result;

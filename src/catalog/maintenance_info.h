@@ -23,6 +23,17 @@ struct ExpiryResult {
   std::string ToJson() const;
 };
 
+inline constexpr int64_t kDefaultCleanupBatch = 2000;
+
+struct CleanupResult {
+  int64_t removed = 0;           // objects deleted
+  int64_t missing = 0;           // already absent
+  int64_t still_referenced = 0;  // a file row still names the path: kept
+  int64_t failed = 0;            // delete failed; retried on a later run
+
+  std::string ToJson() const;
+};
+
 // The closed task vocabulary of the ledger (hog_maintenance_run.task).
 const std::vector<std::string>& MaintenanceTasks();
 

@@ -60,6 +60,12 @@ void MaintenanceLoop::RunOnce() {
     } else if (result->snapshots_expired > 0 || result->data_files_queued > 0) {
       LogInfo("expiry of catalog '", name, "': ", result->ToJson());
     }
+    Result<CleanupResult> cleaned = service_->Cleanup(name, kDefaultCleanupBatch, /*manual=*/false);
+    if (!cleaned.ok()) {
+      LogWarn("cleanup of catalog '", name, "' failed: ", cleaned.error().ToString());
+    } else if (cleaned->removed > 0 || cleaned->still_referenced > 0) {
+      LogInfo("cleanup of catalog '", name, "': ", cleaned->ToJson());
+    }
     (void)(*conn)->Exec("SELECT pg_advisory_unlock($1)", {key});
   }
 }

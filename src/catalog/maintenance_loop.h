@@ -1,5 +1,5 @@
-// MaintenanceLoop: runs expiry in the background on a fixed cadence for
-// every catalog that has a retention set. Single-flight across servers: a
+// MaintenanceLoop: runs expiry then cleanup in the background on a fixed
+// cadence for every catalog that has a retention set. Single-flight across servers: a
 // sweep of one catalog runs only while this process holds that catalog's
 // expiry advisory lock (pg_try_advisory_lock; a busy lock skips the catalog
 // until the next tick). Each sweep is recorded in the ledger as a `loop` run.

@@ -394,7 +394,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/uploads/renew"},
         {"POST", c + "/uploads/abandon"},
         {"POST", c + "/uploads/schedule-expired"},
-        {"POST", c + "/maintenance/cleanup"},
         {"POST", c + "/maintenance/compact"},
         {"POST", c + "/maintenance/rehydrate"},
         {"POST", c + "/maintenance/verify"},

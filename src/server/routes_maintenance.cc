@@ -55,6 +55,15 @@ void RegisterMaintenance(Router& router, const ServerContext& ctx) {
                                    batch.value_or(catalog::kDefaultExpiryBatch), true));
                return HttpResponse::Json(200, result.ToJson());
              });
+  router.Add("POST", "/v1/catalogs/{catalog}/maintenance/cleanup",
+             [service](HttpRequest& req) -> Result<HttpResponse> {
+               HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> batch, QueryInt64(req, "batch"));
+               HOGLAKE_ASSIGN_OR_RETURN(
+                   auto result,
+                   service->Cleanup(req.Param("catalog"),
+                                    batch.value_or(catalog::kDefaultCleanupBatch), true));
+               return HttpResponse::Json(200, result.ToJson());
+             });
   router.Add("GET", "/v1/catalogs/{catalog}/maintenance/runs",
              [service](HttpRequest& req) -> Result<HttpResponse> {
                HOGLAKE_ASSIGN_OR_RETURN(catalog::RunListing listing, ParseRunListing(req));

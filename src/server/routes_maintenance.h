@@ -1,4 +1,5 @@
-// Maintenance routes (contract §2.14): manual expiry and the run ledger.
+// Maintenance routes (contract §2.14): manual expiry and cleanup, and the run
+// ledger.
 #pragma once
 
 #include "server/router.h"

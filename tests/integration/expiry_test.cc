@@ -149,3 +149,73 @@ TEST(ExpiryTest, BackgroundLoopExpiresOnItsOwn) {
 
 }  // namespace
 }  // namespace hoglake::testing
+
+#include <fstream>
+
+namespace hoglake::testing {
+namespace {
+
+TEST(CleanupTest, DeletesUnreferencedObjectsAndKeepsReferencedOnes) {
+  // A file:// catalog whose objects really exist on disk.
+  char pattern[] = "/tmp/hoglake-lake-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string lake = pattern;
+  const std::string name = "clean" + std::to_string(getpid());
+  const std::string c = "/v1/catalogs/" + name;
+  ASSERT_EQ(S::Call("POST", "/v1/catalogs",
+                    R"({"name":")" + name + R"(","data_path":"file://)" + lake + "/\"}")
+                .status,
+            201);
+  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
+  ApiResponse table = S::Call("POST", c + "/namespaces/ns/tables",
+                              R"({"name":"t","columns":[{"name":"id","type":"long"}]})");
+  const std::string uuid = table.json["table_uuid"].GetString();
+  auto write = [&](const std::string& file) {
+    std::ofstream(lake + "/" + file) << "parquet bytes";
+    ApiResponse r =
+        S::Call("POST", c + "/commit",
+                R"({"appends":[{"namespace":"ns","table":"t","files":[{"path":"file://)" + lake +
+                    "/" + file + R"(","record_count":1,"file_size_bytes":13}]}]})");
+    EXPECT_EQ(r.status, 200) << r.body;
+  };
+  write("a.parquet");
+  write("b.parquet");
+  ASSERT_EQ(
+      S::Call("POST", c + "/namespaces/ns/tables/t/truncate?expected_table_uuid=" + uuid).status,
+      200);
+  write("c.parquet");
+  // b's path is registered again after the truncate: its queue row must not delete it.
+  ASSERT_EQ(S::Call("POST", c + "/commit",
+                    R"({"appends":[{"namespace":"ns","table":"t","files":[{"path":"file://)" +
+                        lake + R"(/b.parquet","record_count":1,"file_size_bytes":13}]}]})")
+                .status,
+            200);
+  ASSERT_EQ(S::Call("PATCH", c + "/options", R"({"snapshot_retention_seconds":1})").status, 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ApiResponse expired = S::Call("POST", c + "/maintenance/expire");
+  ASSERT_EQ(expired.status, 200) << expired.body;
+  EXPECT_EQ(expired.json["data_files_queued"].GetInt64(), 2);  // a and the first b
+  ApiResponse cleaned = S::Call("POST", c + "/maintenance/cleanup");
+  ASSERT_EQ(cleaned.status, 200) << cleaned.body;
+  EXPECT_EQ(cleaned.json["removed"].GetInt64(), 1);
+  EXPECT_EQ(cleaned.json["still_referenced"].GetInt64(), 1);
+  EXPECT_FALSE(std::filesystem::exists(lake + "/a.parquet"));
+  EXPECT_TRUE(std::filesystem::exists(lake + "/b.parquet")) << "a live file's object must survive";
+  EXPECT_TRUE(std::filesystem::exists(lake + "/c.parquet"));
+  // Every live file's object exists.
+  ApiResponse scan = S::Call("GET", c + "/namespaces/ns/tables/t/scan");
+  for (const auto& f : scan.json.GetArray()) {
+    std::string path = f["data_file"]["path"].GetString();
+    EXPECT_TRUE(std::filesystem::exists(path.substr(7))) << path;
+  }
+  ApiResponse again = S::Call("POST", c + "/maintenance/cleanup");
+  EXPECT_EQ(again.json["removed"].GetInt64(), 0);
+  EXPECT_EQ(S::Call("POST", c + "/maintenance/cleanup?batch=0").status, 422);
+  EXPECT_STREQ(
+      S::Call("GET", c + "/maintenance/runs?task=cleanup").json["runs"][0]["task"].GetString(),
+      "cleanup");
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(lake);
+}
+
+}  // namespace
+}  // namespace hoglake::testing

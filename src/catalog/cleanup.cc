@@ -1,0 +1,131 @@
+// CatalogService::Cleanup (server digest §5.2): the removal-queue drain.
+#include <unistd.h>
+
+#include <set>
+
+#include "catalog/catalog_service.h"
+#include "catalog/maintenance_ledger.h"
+#include "common/clock.h"
+#include "common/json_writer.h"
+#include "common/uuid.h"
+#include "storage/object_store.h"
+
+namespace hoglake::catalog {
+namespace {
+
+constexpr int64_t kClaimLeaseSeconds = 900;
+
+// This process's worker id for claims: "<host>/<process uuid>".
+const std::string& WorkerId() {
+  static const std::string kId = [] {
+    char host[256] = {0};
+    gethostname(host, sizeof(host) - 1);
+    return std::string(host) + "/" + NewUuid();
+  }();
+  return kId;
+}
+
+}  // namespace
+
+std::string CleanupResult::ToJson() const {
+  JsonWriter w;
+  w.BeginObject();
+  w.Field("removed", removed);
+  w.Field("missing", missing);
+  w.Field("still_referenced", still_referenced);
+  if (removed > 0) w.Field("objects_removed", removed);
+  if (failed > 0) w.Field("delete_failures", failed);
+  w.EndObject();
+  return w.Take();
+}
+
+Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t batch,
+                                              bool manual) {
+  if (batch <= 0) return Validation("batch must be positive, got ", batch);
+  const int64_t started = NowMicros();
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
+  const std::string catalog_id = std::to_string(head.catalog_id);
+  CleanupResult result;
+
+  auto drain = [&]() -> Status {
+    HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> store, OpenObjectStore(info.data_path));
+    // 1. Claim (autocommit): rows nobody holds, or whose lease lapsed.
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult claimed,
+        conn->Exec(
+            "UPDATE hog_file_removal SET claimed_at = clock_timestamp(), claimed_by = $2 "
+            "WHERE removal_id IN (SELECT removal_id FROM hog_file_removal WHERE catalog_id = $1 "
+            "AND drained_at IS NULL AND (claimed_at IS NULL OR claimed_at < clock_timestamp() - "
+            "$3 * interval '1 second') ORDER BY removal_id LIMIT $4 FOR UPDATE SKIP LOCKED) "
+            "RETURNING removal_id, path",
+            {catalog_id, WorkerId(), std::to_string(kClaimLeaseSeconds), std::to_string(batch)}));
+    if (claimed.rows() == 0) return Status::Ok();
+    std::vector<std::optional<std::string>> paths;
+    for (int i = 0; i < claimed.rows(); ++i) paths.push_back(claimed.GetString(i, 1));
+    // 2. Reference check at drain time: any data-file row, live or historical.
+    HOGLAKE_ASSIGN_OR_RETURN(PgResult referenced,
+                             conn->Exec("SELECT DISTINCT path FROM hog_data_file WHERE catalog_id "
+                                        "= $1 AND path = ANY($2::text[])",
+                                        {catalog_id, PgTextArray(paths)}));
+    std::set<std::string> keep;
+    for (int i = 0; i < referenced.rows(); ++i) keep.insert(referenced.GetString(i, 0));
+    // 3. Work: delete what nothing references (no transaction held).
+    std::vector<int64_t> deleted, absent, kept, failed;
+    for (int i = 0; i < claimed.rows(); ++i) {
+      const int64_t id = claimed.GetInt64(i, 0);
+      const std::string path = claimed.GetString(i, 1);
+      if (keep.contains(path)) {
+        kept.push_back(id);
+        continue;
+      }
+      Result<bool> existed = store->Delete(path);
+      if (!existed.ok()) {
+        failed.push_back(id);
+        continue;
+      }
+      (*existed ? deleted : absent).push_back(id);
+    }
+    // 4. Settle, fenced by our claim.
+    HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
+    for (auto [ids, outcome] : {std::pair{&deleted, "deleted"}, std::pair{&absent, "absent"}}) {
+      if (ids->empty()) continue;
+      HOGLAKE_ASSIGN_OR_RETURN(
+          PgResult settled,
+          conn->Exec(
+              "UPDATE hog_file_removal SET drained_at = clock_timestamp(), drained_outcome = $3, "
+              "last_attempt_at = clock_timestamp(), attempts = attempts + 1, claimed_at = NULL, "
+              "claimed_by = NULL WHERE removal_id = ANY($1::bigint[]) AND drained_at IS NULL "
+              "AND claimed_by = $2",
+              {PgIntArray(*ids), WorkerId(), outcome}));
+      (std::string(outcome) == "deleted" ? result.removed : result.missing) +=
+          settled.affected_rows();
+    }
+    std::vector<int64_t> retry = kept;
+    retry.insert(retry.end(), failed.begin(), failed.end());
+    if (!retry.empty()) {
+      HOGLAKE_ASSIGN_OR_RETURN(
+          PgResult released,
+          conn->Exec("UPDATE hog_file_removal SET attempts = attempts + 1, last_attempt_at = "
+                     "clock_timestamp(), "
+                     "claimed_at = NULL, claimed_by = NULL WHERE removal_id = ANY($1::bigint[]) "
+                     "AND drained_at IS NULL AND claimed_by = $2 RETURNING removal_id",
+                     {PgIntArray(retry), WorkerId()}));
+      std::set<int64_t> touched;
+      for (int i = 0; i < released.rows(); ++i) touched.insert(released.GetInt64(i, 0));
+      for (int64_t id : kept) result.still_referenced += touched.contains(id);
+      for (int64_t id : failed) result.failed += touched.contains(id);
+    }
+    return txn.Commit();
+  };
+  Status drained = drain();
+  Result<std::string> outcome =
+      drained.ok() ? Result<std::string>(result.ToJson()) : Result<std::string>(drained.error());
+  HOGLAKE_RETURN_IF_ERROR(
+      RecordMaintenanceRun(*conn, head.catalog_id, "cleanup", manual, started, outcome));
+  if (!drained.ok()) return drained.error();
+  return result;
+}
+
+}  // namespace hoglake::catalog

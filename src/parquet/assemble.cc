@@ -29,7 +29,7 @@ struct Levels {
 
 class Assembler {
  public:
-  Assembler(const std::vector<LeafColumn>& info, const std::vector<LeafData>& leaves)
+  Assembler(const std::vector<LeafColumn>& info, std::vector<LeafData>& leaves)
       : info_(info), leaves_(leaves) {}
 
   Result<ArrayPtr> Node(const SchemaNode& node) {
@@ -49,6 +49,10 @@ class Assembler {
       ++out->length;
       return valid;
     };
+    if (node.kind == SchemaNode::Kind::kLeaf && node.rep_level == 0 && node.slot_def == 0 &&
+        levels.data.rep.empty() && FlatLeaf(node, out.get())) {
+      return ArrayPtr(std::move(out));
+    }
     switch (node.kind) {
       case SchemaNode::Kind::kLeaf:
         HOGLAKE_RETURN_IF_ERROR(Leaf(node, levels, slot, add_slot, out.get()));
@@ -114,6 +118,86 @@ class Assembler {
   }
 
  private:
+  // A leaf whose every level entry is a row (no repetition, no parent):
+  // builds the Arrow buffers in bulk, handing over the decoded values
+  // without copying when the layouts agree. Returns false (nothing done)
+  // for types that need per-value conversion or inconsistent streams, which
+  // the general path handles and reports.
+  bool FlatLeaf(const SchemaNode& node, ArrayData* out) {
+    LeafData& data = leaves_[node.leaf_begin];
+    PhysicalValues& values = data.values;
+    const columnar::DataType& type = *node.field.type;
+    const int64_t n = data.num_levels;
+    const bool var = type.is_binary_like() && values.is_byte_array();
+    const bool fixed =
+        !type.is_binary_like() && type.id != TypeId::kBool && type.id != TypeId::kDecimal128 &&
+        !values.is_byte_array() &&
+        (values.type == PhysicalType::kInt32 || values.type == PhysicalType::kInt64 ||
+         values.type == PhysicalType::kFloat || values.type == PhysicalType::kDouble) &&
+        type.bit_width() / 8 == values.width;
+    if (!var && !fixed) return false;
+    int64_t nulls = 0;
+    const bool has_def = node.optional && !data.def.empty();
+    if (has_def) {
+      for (int64_t i = 0; i < n; ++i) nulls += data.def[i] < node.def_level;
+    }
+    if (values.count != n - nulls) return false;
+    out->length = n;
+    out->null_count = nulls;
+    out->buffers.assign(1, nullptr);
+    if (nulls > 0) {
+      auto bitmap = columnar::Buffer::Allocate(columnar::BytesForBits(n));
+      uint8_t* bits = bitmap->mutable_data();
+      for (int64_t i = 0; i < n; ++i) {
+        if (data.def[i] >= node.def_level) columnar::SetBit(bits, i);
+      }
+      out->buffers[0] = std::move(bitmap);
+    }
+    if (fixed) {
+      const int64_t width = values.width;
+      if (nulls == 0) {
+        out->buffers.push_back(Adopt(std::move(values.fixed)));
+      } else {
+        auto buffer = columnar::Buffer::Allocate(n * width);
+        uint8_t* dst = buffer->mutable_data();
+        const char* src = values.fixed.data();
+        for (int64_t i = 0, k = 0; i < n; ++i) {
+          if (data.def[i] < node.def_level) continue;
+          std::memcpy(dst + i * width, src + k * width, static_cast<size_t>(width));
+          ++k;
+        }
+        out->buffers.push_back(std::move(buffer));
+      }
+      return true;
+    }
+    if (nulls == 0) {
+      static_assert(sizeof(uint32_t) == sizeof(int32_t));
+      const int64_t size = static_cast<int64_t>(values.offsets.size() * sizeof(uint32_t));
+      auto owner = std::make_shared<std::vector<uint32_t>>(std::move(values.offsets));
+      const auto* p = reinterpret_cast<const uint8_t*>(owner->data());
+      out->buffers.push_back(columnar::Buffer::Wrap(p, size, std::move(owner)));
+    } else {
+      auto buffer = columnar::Buffer::Allocate((n + 1) * 4);
+      int32_t* dst = reinterpret_cast<int32_t*>(buffer->mutable_data());
+      dst[0] = 0;
+      for (int64_t i = 0, k = 0; i < n; ++i) {
+        if (data.def[i] >= node.def_level) ++k;
+        dst[i + 1] = static_cast<int32_t>(values.offsets[k]);
+      }
+      out->buffers.push_back(std::move(buffer));
+    }
+    out->buffers.push_back(Adopt(std::move(values.bytes)));
+    return true;
+  }
+
+  // A Buffer owning `bytes`' memory (no copy).
+  static std::shared_ptr<columnar::Buffer> Adopt(std::string bytes) {
+    auto owner = std::make_shared<std::string>(std::move(bytes));
+    const int64_t size = static_cast<int64_t>(owner->size());
+    const auto* p = reinterpret_cast<const uint8_t*>(owner->data());
+    return columnar::Buffer::Wrap(p, size, std::move(owner));
+  }
+
   template <typename SlotFn, typename AddFn>
   Status Leaf(const SchemaNode& node, const Levels& levels, SlotFn slot, AddFn add_slot,
               ArrayData* out) {
@@ -240,13 +324,13 @@ class Assembler {
   }
 
   const std::vector<LeafColumn>& info_;
-  const std::vector<LeafData>& leaves_;
+  std::vector<LeafData>& leaves_;
 };
 
 }  // namespace
 
 Result<ArrayPtr> AssembleColumn(const SchemaNode& node, const std::vector<LeafColumn>& leaf_info,
-                                const std::vector<LeafData>& leaves) {
+                                std::vector<LeafData>& leaves) {
   return Assembler(leaf_info, leaves).Node(node);
 }
 

@@ -24,9 +24,10 @@
 namespace hoglake::parquet {
 
 // `leaves` is indexed by leaf number (LeafColumn order) and must hold the
-// leaves of `node`'s subtree.
+// leaves of `node`'s subtree; their decoded values may be moved into the
+// result (the leaves are spent afterwards).
 Result<columnar::ArrayPtr> AssembleColumn(const SchemaNode& node,
                                           const std::vector<LeafColumn>& leaf_info,
-                                          const std::vector<LeafData>& leaves);
+                                          std::vector<LeafData>& leaves);
 
 }  // namespace hoglake::parquet

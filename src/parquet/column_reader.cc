@@ -1,5 +1,8 @@
 #include "parquet/column_reader.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -9,11 +12,22 @@
 namespace hoglake::parquet {
 namespace {
 
+// Asks for transparent huge pages on the 2 MiB-aligned part of a large,
+// not yet touched buffer: one fault per 2 MiB instead of per 4 KiB. A hint
+// only; failures are ignored.
+void AdviseHugePages(const void* data, size_t size) {
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  if (size < 2 * kHuge) return;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) & ~(kHuge - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 class ChunkDecoder {
  public:
   ChunkDecoder(const LeafColumn& leaf, const ColumnMetaData& meta, const ReaderLimits& limits,
-               LeafData* out)
-      : leaf_(leaf), meta_(meta), limits_(limits), out_(out) {}
+               LeafData* out, std::string* buffer)
+      : leaf_(leaf), meta_(meta), limits_(limits), out_(out), buffer_(*buffer) {}
 
   Status Run(std::string_view chunk) {
     out_->values.Reset(leaf_.physical, leaf_.type_length);
@@ -21,6 +35,7 @@ class ChunkDecoder {
       return InvalidData("column '", Path(), "' declares ", meta_.num_values, " values (limit ",
                          limits_.max_values_per_chunk, ")");
     }
+    Reserve();
     size_t pos = 0;
     while (out_->num_levels < meta_.num_values) {
       if (pos >= chunk.size()) {
@@ -64,6 +79,25 @@ class ChunkDecoder {
   }
 
  private:
+  // Sizes the outputs once from the chunk's value count (bounded, since the
+  // count is untrusted) instead of growing them page by page.
+  void Reserve() {
+    const int64_t cap = limits_.max_page_bytes;
+    const int64_t n = meta_.num_values;
+    PhysicalValues& v = out_->values;
+    if (v.is_byte_array()) {
+      v.offsets.reserve(static_cast<size_t>(std::min(n + 1, cap / 4)));
+      AdviseHugePages(v.offsets.data(), v.offsets.capacity() * sizeof(uint32_t));
+      v.bytes.reserve(
+          static_cast<size_t>(std::clamp<int64_t>(meta_.total_uncompressed_size, 0, cap)));
+    } else if (v.width > 0) {
+      v.fixed.reserve(static_cast<size_t>(std::min(n, cap / v.width) * v.width));
+      AdviseHugePages(v.fixed.data(), v.fixed.capacity());
+    }
+    if (leaf_.max_def > 0) out_->def.reserve(static_cast<size_t>(std::min(n, cap / 2)));
+    if (leaf_.max_rep > 0) out_->rep.reserve(static_cast<size_t>(std::min(n, cap / 2)));
+  }
+
   std::string Path() const {
     std::string p;
     for (const std::string& s : leaf_.path) p += (p.empty() ? "" : ".") + s;
@@ -218,15 +252,16 @@ class ChunkDecoder {
   const ReaderLimits& limits_;
   LeafData* out_;
   std::optional<PhysicalValues> dictionary_;
-  std::string buffer_;
+  std::string& buffer_;  // decompressed page, reused across pages and chunks
 };
 
 }  // namespace
 
 Status ReadColumnChunk(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
-                       const ReaderLimits& limits, LeafData* out) {
+                       const ReaderLimits& limits, LeafData* out, std::string* page_buffer) {
   *out = LeafData{};
-  return ChunkDecoder(leaf, meta, limits, out).Run(chunk);
+  std::string local;
+  return ChunkDecoder(leaf, meta, limits, out, page_buffer ? page_buffer : &local).Run(chunk);
 }
 
 }  // namespace hoglake::parquet

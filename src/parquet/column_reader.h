@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,8 +38,10 @@ struct LeafData {
 };
 
 // Decodes `chunk` (the chunk's bytes, from its first page) described by
-// `meta` for leaf `leaf`.
+// `meta` for leaf `leaf`. `page_buffer`, when given, holds decompressed pages
+// and is reused from call to call.
 Status ReadColumnChunk(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
-                       const ReaderLimits& limits, LeafData* out);
+                       const ReaderLimits& limits, LeafData* out,
+                       std::string* page_buffer = nullptr);
 
 }  // namespace hoglake::parquet

@@ -1,113 +1,25 @@
 #include "parquet/column_writer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <set>
 #include <string_view>
-#include <unordered_map>
+#include <type_traits>
 #include <vector>
 
 #include "parquet/compression.h"
+#include "parquet/dictionary_builder.h"
+#include "parquet/physical_value.h"
 #include "parquet/rle.h"
 #include "parquet/statistics.h"
 
 namespace hoglake::parquet {
 
 using columnar::ArrayData;
-using columnar::TimeUnit;
 using columnar::TypeId;
 
 namespace {
-
-struct ViewHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-
-template <typename T>
-std::string_view Put(char* tmp, T v) {
-  std::memcpy(tmp, &v, sizeof(T));
-  return std::string_view(tmp, sizeof(T));
-}
-
-Status Scale(int64_t v, int64_t factor, int64_t* out) {
-  if (__builtin_mul_overflow(v, factor, out)) {
-    return InvalidArgument("temporal value ", v, " overflows int64 when scaled by ", factor,
-                           " for Parquet");
-  }
-  return Status::Ok();
-}
-
-// Slot `i` of `a` in its Parquet plain form (byte arrays without the length
-// prefix). Fixed-size results are written to `tmp` (16 bytes).
-Status PhysicalValue(const ArrayData& a, int64_t i, int32_t flba_width, char* tmp,
-                     std::string_view* out) {
-  const columnar::DataType& t = *a.type;
-  switch (t.id) {
-    case TypeId::kBool:
-      *out = Put<uint8_t>(tmp, a.GetBool(i) ? 1 : 0);
-      break;
-    case TypeId::kInt8:
-      *out = Put<int32_t>(tmp, a.values<int8_t>()[i]);
-      break;
-    case TypeId::kInt16:
-      *out = Put<int32_t>(tmp, a.values<int16_t>()[i]);
-      break;
-    case TypeId::kInt32:
-    case TypeId::kDate32:
-      *out = Put<int32_t>(tmp, a.values<int32_t>()[i]);
-      break;
-    case TypeId::kUInt8:
-      *out = Put<int32_t>(tmp, a.values<uint8_t>()[i]);
-      break;
-    case TypeId::kUInt16:
-      *out = Put<int32_t>(tmp, a.values<uint16_t>()[i]);
-      break;
-    case TypeId::kUInt32:
-      *out = Put<int64_t>(tmp, a.values<uint32_t>()[i]);
-      break;
-    case TypeId::kInt64:
-    case TypeId::kUInt64:
-      *out = Put<int64_t>(tmp, a.values<int64_t>()[i]);
-      break;
-    case TypeId::kFloat32:
-      *out = Put<float>(tmp, a.values<float>()[i]);
-      break;
-    case TypeId::kFloat64:
-      *out = Put<double>(tmp, a.values<double>()[i]);
-      break;
-    case TypeId::kTime64: {
-      int64_t v = a.values<int64_t>()[i];
-      if (t.unit == TimeUnit::kSecond) HOGLAKE_RETURN_IF_ERROR(Scale(v, 1000000, &v));
-      if (t.unit == TimeUnit::kMilli) HOGLAKE_RETURN_IF_ERROR(Scale(v, 1000, &v));
-      *out = Put<int64_t>(tmp, v);
-      break;
-    }
-    case TypeId::kTimestamp: {
-      int64_t v = a.values<int64_t>()[i];
-      if (t.unit == TimeUnit::kSecond) HOGLAKE_RETURN_IF_ERROR(Scale(v, 1000, &v));
-      *out = Put<int64_t>(tmp, v);
-      break;
-    }
-    case TypeId::kDecimal128: {
-      __int128 v;
-      std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
-      for (int b = 0; b < flba_width; ++b) {
-        tmp[flba_width - 1 - b] = static_cast<char>(static_cast<uint8_t>(v >> (8 * b)));
-      }
-      *out = std::string_view(tmp, static_cast<size_t>(flba_width));
-      break;
-    }
-    case TypeId::kUtf8:
-    case TypeId::kBinary:
-    case TypeId::kFixedSizeBinary:
-      *out = a.GetView(i);
-      break;
-    default:
-      return Internal("no Parquet value for type ", t.ToString());
-  }
-  return Status::Ok();
-}
 
 void AppendLe32(uint32_t v, std::string* out) {
   char b[4];
@@ -126,9 +38,7 @@ struct ColumnChunkWriter::State {
 
   // Dictionary (shared by all pages of the chunk).
   bool dict_mode;
-  std::unordered_map<std::string, uint32_t, ViewHash, std::equal_to<>> dict_index;
-  std::string dict_plain;
-  uint32_t dict_size = 0;
+  DictionaryBuilder dict;
 
   // The open page.
   std::vector<int16_t> def, rep;
@@ -139,6 +49,7 @@ struct ColumnChunkWriter::State {
 
   // Finished pages.
   std::string pages;
+  std::string dictionary_page;  // written by Finish
   int64_t uncompressed_total = 0;
   int64_t num_values = 0;
   std::set<int32_t> encodings;
@@ -150,7 +61,26 @@ struct ColumnChunkWriter::State {
         stats(SortOrderFor(*l.type)),
         byte_array(l.physical == PhysicalType::kByteArray),
         is_bool(l.physical == PhysicalType::kBoolean),
-        dict_mode(o.dictionary && !is_bool) {}
+        dict_mode(o.dictionary && !is_bool),
+        dict(byte_array) {}
+
+  // Empties the chunk for the next row group, keeping the buffers.
+  void Reset() {
+    stats = StatisticsBuilder(SortOrderFor(*leaf.type));
+    dict_mode = options.dictionary && !is_bool;
+    dict.Clear();
+    def.clear();
+    rep.clear();
+    indices.clear();
+    plain.clear();
+    bools.clear();
+    page_rows = 0;
+    pages.clear();
+    dictionary_page.clear();
+    uncompressed_total = 0;
+    num_values = 0;
+    encodings.clear();
+  }
 
   int64_t PageBytes() const {
     return static_cast<int64_t>(plain.size() + indices.size() * 4 + bools.size() / 8 +
@@ -163,15 +93,15 @@ struct ColumnChunkWriter::State {
   }
 
   void AppendLevels(const std::vector<int16_t>& levels, int16_t max_level, std::string* out) {
-    std::vector<uint32_t> v(levels.begin(), levels.end());
     const size_t at = out->size();
     AppendLe32(0, out);
-    EncodeRleHybrid(v, BitWidthFor(static_cast<uint64_t>(max_level)), out);
+    EncodeRleHybrid(levels.data(), static_cast<int64_t>(levels.size()),
+                    BitWidthFor(static_cast<uint64_t>(max_level)), out);
     const uint32_t n = static_cast<uint32_t>(out->size() - at - 4);
     std::memcpy(out->data() + at, &n, 4);
   }
 
-  Status WritePage(PageType type, const std::string& body, PageHeader header) {
+  Status WritePage(PageType type, const std::string& body, PageHeader header, std::string* dest) {
     HOGLAKE_RETURN_IF_ERROR(Compress(options.codec, body, options.compression_level, &compressed));
     header.type = type;
     header.uncompressed_page_size = static_cast<int32_t>(body.size());
@@ -179,8 +109,8 @@ struct ColumnChunkWriter::State {
     std::string head;
     SerializePageHeader(header, &head);
     uncompressed_total += static_cast<int64_t>(head.size() + body.size());
-    pages += head;
-    pages += compressed;
+    *dest += head;
+    *dest += compressed;
     return Status::Ok();
   }
 
@@ -203,6 +133,7 @@ struct ColumnChunkWriter::State {
       }
     } else if (!indices.empty()) {
       d.encoding = Encoding::kRleDictionary;
+      const uint32_t dict_size = dict.size();
       const int width = std::max(1, BitWidthFor(dict_size > 0 ? dict_size - 1 : 0));
       scratch.push_back(static_cast<char>(width));
       EncodeRleHybrid(indices, width, &scratch);
@@ -218,21 +149,23 @@ struct ColumnChunkWriter::State {
     plain.clear();
     bools.clear();
     page_rows = 0;
-    return WritePage(PageType::kDataPage, scratch, std::move(header));
+    return WritePage(PageType::kDataPage, scratch, std::move(header), &pages);
+  }
+
+  // A row starts here: a page may end before it.
+  Status StartRow() {
+    if (dict_mode && dict.plain_size() > options.dictionary_page_size_limit) {
+      HOGLAKE_RETURN_IF_ERROR(FlushPage());
+      dict_mode = false;  // fall back to PLAIN for the rest of the chunk
+    } else if (PageBytes() >= options.data_page_size || page_rows >= options.max_page_rows) {
+      HOGLAKE_RETURN_IF_ERROR(FlushPage());
+    }
+    ++page_rows;
+    return Status::Ok();
   }
 
   Status Add(int16_t d, int16_t r, const ArrayData* array, int64_t index) {
-    if (r == 0) {
-      // A row starts here: a page may end before it.
-      if (dict_mode &&
-          static_cast<int64_t>(dict_plain.size()) > options.dictionary_page_size_limit) {
-        HOGLAKE_RETURN_IF_ERROR(FlushPage());
-        dict_mode = false;  // fall back to PLAIN for the rest of the chunk
-      } else if (PageBytes() >= options.data_page_size || page_rows >= options.max_page_rows) {
-        HOGLAKE_RETURN_IF_ERROR(FlushPage());
-      }
-      ++page_rows;
-    }
+    if (r == 0) HOGLAKE_RETURN_IF_ERROR(StartRow());
     def.push_back(d);
     if (leaf.max_rep > 0) rep.push_back(r);
     if (d < leaf.max_def) {
@@ -246,17 +179,212 @@ struct ColumnChunkWriter::State {
     if (is_bool) {
       bools.push_back(static_cast<uint8_t>(v[0]));
     } else if (dict_mode) {
-      auto it = dict_index.find(v);
-      if (it == dict_index.end()) {
-        it = dict_index.emplace(std::string(v), dict_size++).first;
-        AppendPlain(v, &dict_plain);
-      }
-      indices.push_back(it->second);
+      indices.push_back(DictIndex(v));
     } else {
       AppendPlain(v, &plain);
     }
     return Status::Ok();
   }
+
+  uint32_t DictIndex(std::string_view v) {
+    if (!byte_array && v.size() == 4) {
+      uint32_t bits;
+      std::memcpy(&bits, v.data(), 4);
+      return dict.AddFixed(bits);
+    }
+    if (!byte_array && v.size() == 8) {
+      uint64_t bits;
+      std::memcpy(&bits, v.data(), 8);
+      return dict.AddFixed(bits);
+    }
+    return dict.AddBytes(v);
+  }
+
+  // ---- whole batches of a top-level leaf (one entry per row, no repetition)
+
+  Status AddLeafBatch(const ArrayData& a, int64_t offset, int64_t length, int16_t present_def) {
+    const uint8_t* validity =
+        present_def > 0 && a.null_count != 0 && a.buffers[0] ? a.buffers[0]->data() : nullptr;
+    const int64_t vo = a.offset + offset;  // bit offset of the first slot in `validity`
+    const SortOrder order = SortOrderFor(*a.type);
+    switch (a.type->id) {
+      case TypeId::kInt32:
+      case TypeId::kDate32:
+        return AddFixed(a.values<int32_t>() + offset, validity, vo, length, present_def);
+      case TypeId::kFloat32:
+        return AddFixed(a.values<float>() + offset, validity, vo, length, present_def);
+      case TypeId::kFloat64:
+        return AddFixed(a.values<double>() + offset, validity, vo, length, present_def);
+      case TypeId::kInt64:
+      case TypeId::kUInt64:
+      case TypeId::kTimestamp:
+      case TypeId::kTime64: {
+        const int64_t* v = a.values<int64_t>() + offset;
+        const int64_t scale = TemporalScale(*a.type);
+        if (scale != 1) {
+          scratch64.resize(static_cast<size_t>(length));
+          for (int64_t k = 0; k < length; ++k) {
+            scratch64[k] = 0;
+            if (validity && !columnar::GetBit(validity, vo + k)) continue;
+            HOGLAKE_RETURN_IF_ERROR(ScaleTemporal(v[k], scale, &scratch64[k]));
+          }
+          v = scratch64.data();
+        }
+        if (order == SortOrder::kUnsigned) {
+          return AddFixed(reinterpret_cast<const uint64_t*>(v), validity, vo, length, present_def);
+        }
+        return AddFixed(v, validity, vo, length, present_def);
+      }
+      case TypeId::kUInt32:
+        return AddWidened<uint32_t, int64_t>(a, offset, validity, vo, length, present_def);
+      case TypeId::kInt8:
+        return AddWidened<int8_t, int32_t>(a, offset, validity, vo, length, present_def);
+      case TypeId::kInt16:
+        return AddWidened<int16_t, int32_t>(a, offset, validity, vo, length, present_def);
+      case TypeId::kUInt8:
+        return AddWidened<uint8_t, int32_t>(a, offset, validity, vo, length, present_def);
+      case TypeId::kUInt16:
+        return AddWidened<uint16_t, int32_t>(a, offset, validity, vo, length, present_def);
+      case TypeId::kUtf8:
+      case TypeId::kBinary:
+        return AddByteArrays(a, offset, validity, vo, length, present_def);
+      default:
+        for (int64_t k = 0; k < length; ++k) {
+          const bool valid = !validity || columnar::GetBit(validity, vo + k);
+          HOGLAKE_RETURN_IF_ERROR(valid ? Add(present_def, 0, &a, offset + k)
+                                        : Add(0, 0, nullptr, 0));
+        }
+        return Status::Ok();
+    }
+  }
+
+  template <typename From, typename To>
+  Status AddWidened(const ArrayData& a, int64_t offset, const uint8_t* validity, int64_t vo,
+                    int64_t length, int16_t present_def) {
+    std::vector<To>& out = Scratch<To>();
+    out.resize(static_cast<size_t>(length));
+    const From* v = a.values<From>() + offset;
+    for (int64_t k = 0; k < length; ++k) out[k] = static_cast<To>(v[k]);
+    return AddFixed(out.data(), validity, vo, length, present_def);
+  }
+
+  template <typename To>
+  std::vector<To>& Scratch() {
+    if constexpr (sizeof(To) == 4) {
+      return scratch32;
+    } else {
+      return scratch64;
+    }
+  }
+
+  // How many of the next rows (the first already past StartRow) can be added
+  // without any page or dictionary check firing: bounds on the bytes each
+  // row adds keep the result exact.
+  int64_t SafeRun(int64_t left, int64_t value_bytes) const {
+    int64_t n = std::min(left, options.max_page_rows - page_rows + 1);
+    const int64_t per_row = (dict_mode ? 4 : value_bytes) + 1;
+    const int64_t room = options.data_page_size - 1 - PageBytes();
+    n = std::min(n, 1 + std::max<int64_t>(room, 0) / per_row);
+    if (dict_mode) {
+      const int64_t dict_room = options.dictionary_page_size_limit - dict.plain_size();
+      n = std::min(n, 1 + std::max<int64_t>(dict_room, 0) / value_bytes);
+    }
+    return std::max<int64_t>(n, 1);
+  }
+
+  template <typename T>
+  Status AddFixed(const T* v, const uint8_t* validity, int64_t vo, int64_t length,
+                  int16_t present_def) {
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    constexpr bool kFloat = std::is_floating_point_v<T>;
+    T lo{}, hi{};
+    bool any = false;
+    int64_t nulls = 0;
+    int64_t i = 0;
+    while (i < length) {
+      HOGLAKE_RETURN_IF_ERROR(StartRow());
+      const int64_t n = SafeRun(length - i, sizeof(T));
+      page_rows += n - 1;
+      const size_t at = def.size();
+      def.resize(at + static_cast<size_t>(n), present_def);
+      if (dict_mode) indices.reserve(indices.size() + static_cast<size_t>(n));
+      if (!validity && !dict_mode) {
+        plain.append(reinterpret_cast<const char*>(v + i), static_cast<size_t>(n) * sizeof(T));
+      }
+      for (int64_t k = i; k < i + n; ++k) {
+        if (validity && !columnar::GetBit(validity, vo + k)) {
+          def[at + static_cast<size_t>(k - i)] = 0;
+          ++nulls;
+          continue;
+        }
+        const T x = v[k];
+        if (dict_mode) {
+          Bits bits;
+          std::memcpy(&bits, &x, sizeof(T));
+          indices.push_back(dict.AddFixed(bits));
+        } else if (validity) {
+          plain.append(reinterpret_cast<const char*>(&x), sizeof(T));
+        }
+        if constexpr (kFloat) {
+          if (std::isnan(x)) continue;
+        }
+        if (!any) {
+          lo = hi = x;
+          any = true;
+        } else {
+          if (x < lo) lo = x;
+          if (hi < x) hi = x;
+        }
+      }
+      i += n;
+    }
+    stats.AddNulls(nulls);
+    if (any) {
+      stats.AddValue(std::string_view(reinterpret_cast<const char*>(&lo), sizeof(T)));
+      stats.AddValue(std::string_view(reinterpret_cast<const char*>(&hi), sizeof(T)));
+    }
+    return Status::Ok();
+  }
+
+  Status AddByteArrays(const ArrayData& a, int64_t offset, const uint8_t* validity, int64_t vo,
+                       int64_t length, int16_t present_def) {
+    const int32_t* offs = a.offsets() + offset;
+    const char* data = reinterpret_cast<const char*>(a.buffers[2]->data());
+    std::string_view lo, hi;
+    bool any = false;
+    int64_t nulls = 0;
+    for (int64_t k = 0; k < length; ++k) {
+      HOGLAKE_RETURN_IF_ERROR(StartRow());
+      if (validity && !columnar::GetBit(validity, vo + k)) {
+        def.push_back(0);
+        ++nulls;
+        continue;
+      }
+      def.push_back(present_def);
+      const std::string_view x(data + offs[k], static_cast<size_t>(offs[k + 1] - offs[k]));
+      if (dict_mode) {
+        indices.push_back(dict.AddBytes(x));
+      } else {
+        AppendPlain(x, &plain);
+      }
+      if (!any) {
+        lo = hi = x;
+        any = true;
+      } else {
+        if (x < lo) lo = x;
+        if (hi < x) hi = x;
+      }
+    }
+    stats.AddNulls(nulls);
+    if (any) {
+      stats.AddValue(lo);
+      stats.AddValue(hi);
+    }
+    return Status::Ok();
+  }
+
+  std::vector<int32_t> scratch32;
+  std::vector<int64_t> scratch64;
 };
 
 ColumnChunkWriter::ColumnChunkWriter(const LeafColumn& leaf, const ColumnWriterOptions& options)
@@ -267,28 +395,31 @@ Status ColumnChunkWriter::Add(int16_t def, int16_t rep, const ArrayData* array, 
   return state_->Add(def, rep, array, index);
 }
 
+Status ColumnChunkWriter::AddLeafBatch(const ArrayData& array, int64_t offset, int64_t length,
+                                       int16_t present_def) {
+  return state_->AddLeafBatch(array, offset, length, present_def);
+}
+
 int64_t ColumnChunkWriter::buffered_bytes() const {
-  return static_cast<int64_t>(state_->pages.size() + state_->dict_plain.size()) +
+  return static_cast<int64_t>(state_->pages.size()) + state_->dict.plain_size() +
          state_->PageBytes();
 }
 
-Status ColumnChunkWriter::Finish(std::string* bytes, ColumnMetaData* meta) {
+Status ColumnChunkWriter::Finish(ColumnMetaData* meta, std::string_view* dictionary_page,
+                                 std::string_view* data_pages) {
   State& s = *state_;
   HOGLAKE_RETURN_IF_ERROR(s.FlushPage());
-  bytes->clear();
   *meta = ColumnMetaData{};
-  const bool has_dict = s.dict_size > 0;
-  if (has_dict) {
-    std::string data_pages = std::move(s.pages);
-    s.pages.clear();
+  s.dictionary_page.clear();
+  if (s.dict.size() > 0) {
     PageHeader header;
     DictionaryPageHeader& d = header.dictionary_page_header.emplace();
-    d.num_values = static_cast<int32_t>(s.dict_size);
+    d.num_values = static_cast<int32_t>(s.dict.size());
     d.encoding = Encoding::kPlain;
-    HOGLAKE_RETURN_IF_ERROR(s.WritePage(PageType::kDictionaryPage, s.dict_plain, header));
+    HOGLAKE_RETURN_IF_ERROR(
+        s.WritePage(PageType::kDictionaryPage, s.dict.plain(), header, &s.dictionary_page));
     meta->dictionary_page_offset = 0;
-    meta->data_page_offset = static_cast<int64_t>(s.pages.size());
-    s.pages += data_pages;
+    meta->data_page_offset = static_cast<int64_t>(s.dictionary_page.size());
     s.encodings.insert(static_cast<int32_t>(Encoding::kPlain));
   }
   s.encodings.insert(static_cast<int32_t>(Encoding::kRle));
@@ -298,11 +429,13 @@ Status ColumnChunkWriter::Finish(std::string* bytes, ColumnMetaData* meta) {
   meta->codec = s.options.codec;
   meta->num_values = s.num_values;
   meta->total_uncompressed_size = s.uncompressed_total;
-  meta->total_compressed_size = static_cast<int64_t>(s.pages.size());
+  meta->total_compressed_size = static_cast<int64_t>(s.dictionary_page.size() + s.pages.size());
   meta->statistics = s.stats.Finish();
-  *bytes = std::move(s.pages);
-  s.pages.clear();
+  *dictionary_page = s.dictionary_page;
+  *data_pages = s.pages;
   return Status::Ok();
 }
+
+void ColumnChunkWriter::Reset() { state_->Reset(); }
 
 }  // namespace hoglake::parquet

@@ -2,7 +2,8 @@
 // row group into a Parquet column chunk (an optional dictionary page followed
 // by v1 data pages) and its ColumnMetaData.
 //
-// Levels arrive one entry at a time from the shredder (shred.h). Pages are
+// Levels arrive one entry at a time from the shredder (shred.h), or a batch
+// of rows at a time for a top-level leaf (AddLeafBatch, same result). Pages are
 // cut only where a new row starts (repetition level 0) once the page holds
 // `data_page_size` bytes or `max_page_rows` rows. Values are dictionary-
 // encoded (RLE_DICTIONARY indices, PLAIN dictionary page) while the
@@ -10,12 +11,15 @@
 // past that, the current page is closed and the rest of the chunk is PLAIN.
 // Booleans are always PLAIN. Levels use the RLE/bit-packed hybrid with the
 // 4-byte length prefix of data page v1. Compressed pages are kept in memory
-// until Finish(), so memory is bounded by one row group's compressed chunk.
+// until Finish(), so memory is bounded by one row group's compressed chunk;
+// Reset() reuses the buffers for the next row group. The dictionary is a
+// hash index without per-key allocation (dictionary_builder.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "columnar/array.h"
 #include "parquet/metadata.h"
@@ -43,12 +47,23 @@ class ColumnChunkWriter {
   // Arrow array) is the value; otherwise `array` is ignored.
   Status Add(int16_t def, int16_t rep, const columnar::ArrayData* array, int64_t index);
 
+  // Rows [offset, offset + length) of a top-level leaf column (`array` is the
+  // whole column): the same entries as one Add per row, with definition level
+  // `present_def` for a value and 0 for a null slot (nulls count only when
+  // present_def > 0), handled a batch at a time.
+  Status AddLeafBatch(const columnar::ArrayData& array, int64_t offset, int64_t length,
+                      int16_t present_def);
+
   // Bytes this chunk holds so far (compressed pages + the open page).
   int64_t buffered_bytes() const;
 
-  // Closes the chunk: `*bytes` receives the pages (dictionary first) and
-  // `*meta` their metadata, with offsets relative to the start of `*bytes`.
-  Status Finish(std::string* bytes, ColumnMetaData* meta);
+  // Closes the chunk: its bytes are `*dictionary_page` (empty when there is
+  // none) followed by `*data_pages`, views valid until Reset(); `*meta`
+  // describes them with offsets relative to the start of the first.
+  Status Finish(ColumnMetaData* meta, std::string_view* dictionary_page,
+                std::string_view* data_pages);
+  // Starts a new, empty chunk (the next row group), keeping the buffers.
+  void Reset();
 
  private:
   struct State;

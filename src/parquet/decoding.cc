@@ -1,5 +1,6 @@
 #include "parquet/decoding.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "parquet/rle.h"
@@ -70,13 +71,17 @@ uint32_t LoadLe32(const uint8_t* p) {
 Status DecodePlain(const uint8_t* data, int64_t size, int64_t count, PhysicalValues* out) {
   if (out->type == PhysicalType::kBoolean) {
     if ((count + 7) / 8 > size) return InvalidData("PLAIN booleans run past the page");
-    for (int64_t i = 0; i < count; ++i)
-      out->fixed.push_back(static_cast<char>((data[i >> 3] >> (i & 7)) & 1));
+    const size_t at = out->fixed.size();
+    out->fixed.resize(at + static_cast<size_t>(count));
+    char* dst = out->fixed.data() + at;
+    for (int64_t i = 0; i < count; ++i) dst[i] = static_cast<char>((data[i >> 3] >> (i & 7)) & 1);
     out->count += count;
     return Status::Ok();
   }
   if (out->is_byte_array()) {
     int64_t pos = 0;
+    out->offsets.reserve(out->offsets.size() + static_cast<size_t>(std::min(count, size / 4)));
+    out->bytes.reserve(out->bytes.size() + static_cast<size_t>(size));
     for (int64_t i = 0; i < count; ++i) {
       if (size - pos < 4) return InvalidData("PLAIN BYTE_ARRAY length runs past the page");
       const int64_t n = LoadLe32(data + pos);
@@ -101,6 +106,19 @@ Status DecodePlain(const uint8_t* data, int64_t size, int64_t count, PhysicalVal
   return Status::Ok();
 }
 
+template <typename T>
+bool GatherFixed(const PhysicalValues& dictionary, const uint32_t* indices, int64_t n, char* out) {
+  const T* dict = reinterpret_cast<const T*>(dictionary.fixed.data());
+  const uint32_t size = static_cast<uint32_t>(dictionary.count);
+  T* dst = reinterpret_cast<T*>(out);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t idx = indices[i];
+    if (idx >= size) return false;
+    std::memcpy(dst + i, dict + idx, sizeof(T));
+  }
+  return true;
+}
+
 Status DecodeDictionaryIndices(const uint8_t* data, int64_t size, int64_t count,
                                const PhysicalValues* dictionary, PhysicalValues* out) {
   if (!dictionary) return InvalidData("dictionary-encoded page without a dictionary page");
@@ -110,11 +128,25 @@ Status DecodeDictionaryIndices(const uint8_t* data, int64_t size, int64_t count,
   if (width > 32) return InvalidData("dictionary index bit width ", width, " above 32");
   RleDecoder decoder(data + 1, size - 1, width);
   std::vector<uint32_t> indices;
+  const int64_t w = out->width;
   int64_t done = 0;
   while (done < count) {
     const int64_t step = std::min<int64_t>(count - done, 1 << 16);
-    indices.clear();
-    HOGLAKE_RETURN_IF_ERROR(decoder.Decode(step, &indices));
+    indices.resize(static_cast<size_t>(step));
+    HOGLAKE_RETURN_IF_ERROR(decoder.Decode(step, indices.data()));
+    if (!out->is_byte_array() && (w == 4 || w == 8)) {
+      const size_t at = out->fixed.size();
+      out->fixed.resize(at + static_cast<size_t>(step * w));
+      const bool ok =
+          w == 4 ? GatherFixed<uint32_t>(*dictionary, indices.data(), step, out->fixed.data() + at)
+                 : GatherFixed<uint64_t>(*dictionary, indices.data(), step, out->fixed.data() + at);
+      if (ok) {
+        out->count += step;
+        done += step;
+        continue;
+      }
+      out->fixed.resize(at);  // report the bad index below
+    }
     for (uint32_t idx : indices) {
       if (idx >= static_cast<uint64_t>(dictionary->count)) {
         return InvalidData("dictionary index ", idx, " out of range (dictionary has ",

@@ -77,6 +77,7 @@ struct ParquetReader::Impl {
   columnar::SchemaPtr projected;
   std::vector<int> row_groups;
   size_t next_row_group = 0;
+  std::string page_buffer;  // decompressed pages, reused
 
   Status Open() {
     const int64_t size = source->size();
@@ -182,7 +183,7 @@ struct ParquetReader::Impl {
         HOGLAKE_ASSIGN_OR_RETURN(std::string_view bytes,
                                  source->Read(ChunkStart(m), m.total_compressed_size));
         HOGLAKE_RETURN_IF_ERROR(
-            ReadColumnChunk(schema->leaves[l], m, bytes, options.limits, &leaves[l]));
+            ReadColumnChunk(schema->leaves[l], m, bytes, options.limits, &leaves[l], &page_buffer));
       }
       HOGLAKE_ASSIGN_OR_RETURN(columnar::ArrayPtr array,
                                AssembleColumn(node, schema->leaves, leaves));

@@ -24,9 +24,11 @@ void AppendUleb128(uint64_t value, std::string* out) {
 
 namespace {
 
-int64_t RunLength(const uint32_t* values, int64_t count, int64_t i) {
+template <typename T>
+int64_t RunLength(const T* values, int64_t count, int64_t i) {
+  const T v = values[i];
   int64_t j = i + 1;
-  while (j < count && values[j] == values[i]) ++j;
+  while (j < count && values[j] == v) ++j;
   return j - i;
 }
 
@@ -36,29 +38,35 @@ void AppendRleRun(uint32_t value, int64_t length, int bit_width, std::string* ou
   for (int b = 0; b < bytes; ++b) out->push_back(static_cast<char>((value >> (8 * b)) & 0xFF));
 }
 
-void AppendBitPacked(const uint32_t* values, int64_t count, int bit_width, std::string* out) {
+template <typename T>
+void AppendBitPacked(const T* values, int64_t count, int bit_width, std::string* out) {
   const int64_t groups = (count + 7) / 8;
   AppendUleb128((static_cast<uint64_t>(groups) << 1) | 1, out);
   const size_t start = out->size();
   out->resize(start + static_cast<size_t>(groups * bit_width), '\0');
   uint8_t* bytes = reinterpret_cast<uint8_t*>(out->data() + start);
-  int64_t bit = 0;
+  // LSB first through a 64-bit accumulator (bit_width <= 32, < 8 bits pending).
+  uint64_t acc = 0;
+  int bits = 0;
   for (int64_t i = 0; i < count; ++i) {
-    uint64_t v = values[i];
-    for (int b = 0; b < bit_width; ++b, ++bit) {
-      if ((v >> b) & 1) bytes[bit >> 3] |= static_cast<uint8_t>(1u << (bit & 7));
+    acc |= static_cast<uint64_t>(static_cast<uint32_t>(values[i])) << bits;
+    bits += bit_width;
+    while (bits >= 8) {
+      *bytes++ = static_cast<uint8_t>(acc);
+      acc >>= 8;
+      bits -= 8;
     }
   }
+  if (bits > 0) *bytes = static_cast<uint8_t>(acc);
 }
 
-}  // namespace
-
-void EncodeRleHybrid(const uint32_t* values, int64_t count, int bit_width, std::string* out) {
+template <typename T>
+void Encode(const T* values, int64_t count, int bit_width, std::string* out) {
   int64_t i = 0;
   while (i < count) {
     const int64_t run = RunLength(values, count, i);
     if (run >= 8 || bit_width == 0) {
-      AppendRleRun(values[i], run, bit_width, out);
+      AppendRleRun(static_cast<uint32_t>(values[i]), run, bit_width, out);
       i += run;
       continue;
     }
@@ -70,6 +78,16 @@ void EncodeRleHybrid(const uint32_t* values, int64_t count, int bit_width, std::
     }
     AppendBitPacked(values + start, i - start, bit_width, out);
   }
+}
+
+}  // namespace
+
+void EncodeRleHybrid(const uint32_t* values, int64_t count, int bit_width, std::string* out) {
+  Encode(values, count, bit_width, out);
+}
+
+void EncodeRleHybrid(const int16_t* values, int64_t count, int bit_width, std::string* out) {
+  Encode(values, count, bit_width, out);
 }
 
 Status RleDecoder::NextRun() {
@@ -92,6 +110,7 @@ Status RleDecoder::NextRun() {
       run_left_ = bit_width_ == 0 ? groups * 8 : available * 8 / bit_width_;
       if (run_left_ == 0) return InvalidData("bit-packed run runs past the end of its data");
       literal_bits_ = data_;
+      literal_end_ = end_;
       literal_index_ = 0;
       data_ = end_;
       return Status::Ok();
@@ -99,6 +118,7 @@ Status RleDecoder::NextRun() {
     literal_ = true;
     run_left_ = groups * 8;
     literal_bits_ = data_;
+    literal_end_ = data_ + bytes;
     literal_index_ = 0;
     data_ += bytes;
   } else {
@@ -118,22 +138,37 @@ Status RleDecoder::NextRun() {
   return Status::Ok();
 }
 
-Status RleDecoder::Decode(int64_t count, std::vector<uint32_t>* out) {
+namespace {
+
+Error LevelTooHigh(uint32_t v, uint32_t max_level) {
+  return InvalidData("level ", v, " exceeds the column's maximum ", max_level);
+}
+
+}  // namespace
+
+template <typename T>
+Status RleDecoder::DecodeInto(int64_t count, T* out, uint32_t limit) {
   if (bit_width_ < 0 || bit_width_ > 32) return InvalidData("bit width ", bit_width_, " above 32");
+  const uint64_t mask = bit_width_ == 32 ? 0xFFFFFFFFull : (uint64_t{1} << bit_width_) - 1;
   while (count > 0) {
     if (run_left_ == 0) HOGLAKE_RETURN_IF_ERROR(NextRun());
     const int64_t n = std::min(count, run_left_);
     if (literal_) {
       for (int64_t k = 0; k < n; ++k, ++literal_index_) {
-        uint32_t v = 0;
-        int64_t bit = literal_index_ * bit_width_;
-        for (int b = 0; b < bit_width_; ++b, ++bit) {
-          v |= static_cast<uint32_t>((literal_bits_[bit >> 3] >> (bit & 7)) & 1) << b;
-        }
-        out->push_back(v);
+        const int64_t bit = literal_index_ * bit_width_;
+        const uint8_t* p = literal_bits_ + (bit >> 3);
+        uint64_t word = 0;
+        const int64_t avail = literal_end_ - p;
+        if (avail > 0) std::memcpy(&word, p, static_cast<size_t>(std::min<int64_t>(avail, 8)));
+        const uint32_t v = static_cast<uint32_t>((word >> (bit & 7)) & mask);
+        if (v > limit) [[unlikely]]
+          return LevelTooHigh(v, limit);
+        *out++ = static_cast<T>(v);
       }
     } else {
-      out->insert(out->end(), static_cast<size_t>(n), run_value_);
+      if (run_value_ > limit) return LevelTooHigh(run_value_, limit);
+      std::fill(out, out + n, static_cast<T>(run_value_));
+      out += n;
     }
     run_left_ -= n;
     count -= n;
@@ -141,18 +176,39 @@ Status RleDecoder::Decode(int64_t count, std::vector<uint32_t>* out) {
   return Status::Ok();
 }
 
-Status RleDecoder::DecodeLevels(int64_t count, int16_t max_level, std::vector<int16_t>* out) {
-  std::vector<uint32_t> values;
+Status RleDecoder::Decode(int64_t count, uint32_t* out) {
+  return DecodeInto(count, out, UINT32_MAX);
+}
+
+Status RleDecoder::Decode(int64_t count, std::vector<uint32_t>* out) {
   // Decode in bounded steps so a corrupt count fails before a huge buffer.
   while (count > 0) {
     const int64_t step = std::min<int64_t>(count, 1 << 16);
-    values.clear();
-    HOGLAKE_RETURN_IF_ERROR(Decode(step, &values));
-    for (uint32_t v : values) {
-      if (v > static_cast<uint32_t>(max_level)) {
-        return InvalidData("level ", v, " exceeds the column's maximum ", max_level);
-      }
-      out->push_back(static_cast<int16_t>(v));
+    const size_t at = out->size();
+    out->resize(at + static_cast<size_t>(step));
+    Status st = Decode(step, out->data() + at);
+    if (!st.ok()) {
+      out->resize(at);
+      return st;
+    }
+    count -= step;
+  }
+  return Status::Ok();
+}
+
+Status RleDecoder::DecodeLevels(int64_t count, int16_t max_level, int16_t* out) {
+  return DecodeInto(count, out, static_cast<uint32_t>(std::max<int16_t>(max_level, 0)));
+}
+
+Status RleDecoder::DecodeLevels(int64_t count, int16_t max_level, std::vector<int16_t>* out) {
+  while (count > 0) {
+    const int64_t step = std::min<int64_t>(count, 1 << 16);
+    const size_t at = out->size();
+    out->resize(at + static_cast<size_t>(step));
+    Status st = DecodeLevels(step, max_level, out->data() + at);
+    if (!st.ok()) {
+      out->resize(at);
+      return st;
     }
     count -= step;
   }

@@ -32,6 +32,8 @@ void AppendUleb128(uint64_t value, std::string* out);
 
 // Appends the hybrid encoding of `values` (each < 2^bit_width) to `out`.
 void EncodeRleHybrid(const uint32_t* values, int64_t count, int bit_width, std::string* out);
+// Same for levels (each >= 0).
+void EncodeRleHybrid(const int16_t* values, int64_t count, int bit_width, std::string* out);
 inline void EncodeRleHybrid(const std::vector<uint32_t>& values, int bit_width, std::string* out) {
   EncodeRleHybrid(values.data(), static_cast<int64_t>(values.size()), bit_width, out);
 }
@@ -44,11 +46,17 @@ class RleDecoder {
 
   // Appends exactly `count` values to `out`, or fails.
   Status Decode(int64_t count, std::vector<uint32_t>* out);
+  // Writes exactly `count` values to out[0..count), or fails.
+  Status Decode(int64_t count, uint32_t* out);
   // Same for 16-bit levels; values above max_level are refused.
   Status DecodeLevels(int64_t count, int16_t max_level, std::vector<int16_t>* out);
+  Status DecodeLevels(int64_t count, int16_t max_level, int16_t* out);
 
  private:
   Status NextRun();
+  // Values above `limit` are refused as levels above the maximum.
+  template <typename T>
+  Status DecodeInto(int64_t count, T* out, uint32_t limit);
 
   const uint8_t* data_;
   const uint8_t* end_;
@@ -58,6 +66,7 @@ class RleDecoder {
   int64_t run_left_ = 0;
   uint32_t run_value_ = 0;
   const uint8_t* literal_bits_ = nullptr;
+  const uint8_t* literal_end_ = nullptr;
   int64_t literal_index_ = 0;
 };
 

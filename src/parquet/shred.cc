@@ -67,6 +67,10 @@ class Shredder {
 
 Status ShredColumn(const SchemaNode& node, const ArrayData& column, int64_t offset, int64_t length,
                    const std::vector<std::unique_ptr<ColumnChunkWriter>>& writers) {
+  if (node.kind == SchemaNode::Kind::kLeaf) {
+    // A top-level leaf: one entry per row, a batch at a time.
+    return writers[node.leaf_begin]->AddLeafBatch(column, offset, length, node.def_level);
+  }
   Shredder shredder(writers);
   for (int64_t i = offset; i < offset + length; ++i) {
     HOGLAKE_RETURN_IF_ERROR(shredder.Visit(node, column, i, 0, 0));

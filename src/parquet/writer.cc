@@ -102,14 +102,15 @@ struct ParquetWriter::Impl {
     group.file_offset = sink->position();
     group.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     int64_t compressed = 0;
-    std::string bytes;
     for (auto& w : writers) {
       ColumnMetaData meta;
-      HOGLAKE_RETURN_IF_ERROR(w->Finish(&bytes, &meta));
+      std::string_view dictionary_page, data_pages;
+      HOGLAKE_RETURN_IF_ERROR(w->Finish(&meta, &dictionary_page, &data_pages));
       const int64_t base = sink->position();
       meta.data_page_offset += base;
       if (meta.dictionary_page_offset) *meta.dictionary_page_offset += base;
-      HOGLAKE_RETURN_IF_ERROR(sink->Write(bytes));
+      HOGLAKE_RETURN_IF_ERROR(sink->Write(dictionary_page));
+      HOGLAKE_RETURN_IF_ERROR(sink->Write(data_pages));
       ColumnChunk chunk;
       chunk.file_offset = base;
       group.total_byte_size += meta.total_uncompressed_size;
@@ -120,7 +121,8 @@ struct ParquetWriter::Impl {
     group.total_compressed_size = compressed;
     metadata.num_rows += group_rows;
     metadata.row_groups.push_back(std::move(group));
-    StartRowGroup();
+    for (auto& w : writers) w->Reset();
+    group_rows = 0;
     return Status::Ok();
   }
 };

@@ -306,5 +306,62 @@ TEST(ReaderTest, ReadsFilesFromDisk) {
   EXPECT_EQ(ParquetReader::OpenFile(path).error().code, ErrorCode::kIoError);
 }
 
+// Nullable flat columns across many small pages, a dictionary that overflows
+// mid-chunk and several row groups read back unchanged, with exact stats.
+TEST(WriterTest, FlatNullableColumnsAcrossPagesDictionaryFallbackAndRowGroups) {
+  Int64Builder ids;
+  Float64Builder values;
+  StringBuilder names;
+  int64_t min_id = INT64_MAX, max_id = INT64_MIN, nulls = 0;
+  for (int i = 0; i < 1000; ++i) {
+    if (i % 7 == 3) {
+      ids.AppendNull();
+      values.AppendNull();
+      names.AppendNull();
+      ++nulls;
+      continue;
+    }
+    const int64_t id = (i * 7919) % 1300 - 600;
+    min_id = std::min(min_id, id);
+    max_id = std::max(max_id, id);
+    ids.Append(id);
+    values.Append(i % 5 == 0 ? -0.0 : i / 3.0);
+    names.Append("name " + std::to_string(i % 400));
+  }
+  auto batch = MakeBatch({F("id", Int64(), 1), F("v", Float64(), 2), F("s", Utf8(), 3)},
+                         {*ids.Finish(), *values.Finish(), *names.Finish()});
+  WriterOptions options;
+  options.max_page_rows = 37;
+  options.data_page_size = 300;
+  options.dictionary_page_size_limit = 2000;
+  options.max_row_group_rows = 1000;
+  std::string bytes;
+  auto writer = ParquetWriter::OpenBuffer(&bytes, batch.schema, options);
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE((*writer)->WriteBatch(batch).ok());
+  ASSERT_TRUE((*writer)->WriteBatch(batch).ok());
+  auto summary = (*writer)->Close();
+  ASSERT_TRUE(summary.ok());
+  ASSERT_EQ(summary->metadata.row_groups.size(), 2u);
+  for (const RowGroup& group : summary->metadata.row_groups) {
+    const ColumnMetaData& id = *group.columns[0].meta_data;
+    EXPECT_EQ(id.statistics->null_count, nulls);
+    EXPECT_EQ(id.statistics->min_value, Le(min_id));
+    EXPECT_EQ(id.statistics->max_value, Le(max_id));
+    const auto& e = id.encodings;
+    EXPECT_NE(std::find(e.begin(), e.end(), Encoding::kRleDictionary), e.end());
+    EXPECT_NE(std::find(e.begin(), e.end(), Encoding::kPlain), e.end());
+    EXPECT_EQ(group.columns[1].meta_data->statistics->min_value, Le(-0.0));
+  }
+  auto reader = ParquetReader::OpenBuffer(std::make_shared<const std::string>(bytes));
+  ASSERT_TRUE(reader.ok());
+  for (int g = 0; g < 2; ++g) {
+    auto read = (*reader)->ReadRowGroup(g);
+    ASSERT_TRUE(read.ok()) << read.error().ToString();
+    std::string why;
+    EXPECT_TRUE(BatchEquals(batch, *read, &why)) << why;
+  }
+}
+
 }  // namespace
 }  // namespace hoglake::parquet

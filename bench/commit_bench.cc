@@ -54,7 +54,8 @@ class Api {
   std::string Post(const std::string& path, const std::string& body, int expect = 200) {
     auto r = client_.Post(path.c_str(), body, "application/json");
     if (!r || r->status != expect) {
-      Die("POST " + path + " → " + (r ? std::to_string(r->status) + " " + r->body : "transport error"));
+      Die("POST " + path + " → " +
+          (r ? std::to_string(r->status) + " " + r->body : "transport error"));
     }
     return r->body;
   }
@@ -74,19 +75,22 @@ std::string FilesJson(const std::string& catalog, int64_t seq, int files) {
   std::string out;
   for (int f = 0; f < files; ++f) {
     if (f) out += ",";
-    out += R"({"path":"s3://bench/)" + catalog + "/f" + std::to_string(seq) + "-" + std::to_string(f) +
-           R"(.parquet","record_count":1000,"file_size_bytes":65536,"footer_size":1024,"column_stats":[)"
-           R"({"field_id":1,"value_count":1000,"null_count":0,"lower_bound":"AQAAAAAAAAA=","upper_bound":"6AMAAAAAAAA="}]})";
+    out +=
+        R"({"path":"s3://bench/)" + catalog + "/f" + std::to_string(seq) + "-" + std::to_string(f) +
+        R"(.parquet","record_count":1000,"file_size_bytes":65536,"footer_size":1024,"column_stats":[)"
+        R"({"field_id":1,"value_count":1000,"null_count":0,"lower_bound":"AQAAAAAAAAA=","upper_bound":"6AMAAAAAAAA="}]})";
   }
   return out;
 }
 
 std::string CommitBody(const std::string& catalog, int64_t seq, int files) {
-  return R"({"appends":[{"namespace":"ns","table":"events","files":[)" + FilesJson(catalog, seq, files) + "]}]}";
+  return R"({"appends":[{"namespace":"ns","table":"events","files":[)" +
+         FilesJson(catalog, seq, files) + "]}]}";
 }
 
 void CreateCatalog(Api& api, const std::string& name) {
-  api.Post("/v1/catalogs", R"({"name":")" + name + R"(","data_path":"s3://bench/)" + name + "\"}", 201);
+  api.Post("/v1/catalogs", R"({"name":")" + name + R"(","data_path":"s3://bench/)" + name + "\"}",
+           201);
   api.Post("/v1/catalogs/" + name + "/namespaces", R"({"name":"ns"})", 201);
   api.Post("/v1/catalogs/" + name + "/namespaces/ns/tables",
            R"({"name":"events","columns":[{"name":"id","type":"long"}]})", 201);
@@ -97,10 +101,10 @@ double Percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
 }
 
-void Emit(const std::string& scenario, const std::string& metric, double value, const std::string& unit,
-          std::optional<double> ratio = std::nullopt) {
-  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"", scenario.c_str(),
-              metric.c_str(), value, unit.c_str());
+void Emit(const std::string& scenario, const std::string& metric, double value,
+          const std::string& unit, std::optional<double> ratio = std::nullopt) {
+  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"",
+              scenario.c_str(), metric.c_str(), value, unit.c_str());
   if (ratio) std::printf(",\"ratio\":%.4f", *ratio);
   std::printf("}\n");
   std::fflush(stdout);
@@ -116,7 +120,8 @@ bool CheckInvariants(Api& api, const std::string& catalog) {
     auto page = api.Get(c + "/snapshots?after=" + std::to_string(after) + "&limit=10000");
     for (const auto& s : page["snapshots"].GetArray()) {
       if (s["snapshot_id"].GetInt64() != next_expected) {
-        std::cerr << "invariant broken: snapshot " << next_expected << " missing in " << catalog << "\n";
+        std::cerr << "invariant broken: snapshot " << next_expected << " missing in " << catalog
+                  << "\n";
         return false;
       }
       after = next_expected++;
@@ -124,7 +129,8 @@ bool CheckInvariants(Api& api, const std::string& catalog) {
     if (!page["has_more"].GetBool()) break;
   }
   if (next_expected != head + 1) {
-    std::cerr << "invariant broken: snapshots end at " << next_expected - 1 << ", head is " << head << "\n";
+    std::cerr << "invariant broken: snapshots end at " << next_expected - 1 << ", head is " << head
+              << "\n";
     return false;
   }
   auto scan = api.Get(c + "/namespaces/ns/tables/events/scan");
@@ -176,13 +182,14 @@ int main(int argc, char** argv) {
     server = fork();
     if (server == 0) {
       std::freopen((dir + "/server.log").c_str(), "w", stderr);
-      execl(options.hoglake.c_str(), options.hoglake.c_str(), "serve", "--data-dir", dir.c_str(), "--listen",
-            "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
+      execl(options.hoglake.c_str(), options.hoglake.c_str(), "serve", "--data-dir", dir.c_str(),
+            "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     const auto deadline = Clock::now() + std::chrono::seconds(120);
     while (!std::filesystem::exists(ready)) {
-      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server) Die("server did not start");
+      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server)
+        Die("server did not start");
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     std::ifstream in(ready);
@@ -196,7 +203,8 @@ int main(int argc, char** argv) {
   CreateCatalog(api, seeded);
 
   const auto seed_start = Clock::now();
-  for (int i = 0; i < options.preseed; ++i) api.Post("/v1/catalogs/" + seeded + "/commit", CommitBody(seeded, i, 1));
+  for (int i = 0; i < options.preseed; ++i)
+    api.Post("/v1/catalogs/" + seeded + "/commit", CommitBody(seeded, i, 1));
   const double seed_seconds = std::chrono::duration<double>(Clock::now() - seed_start).count();
   Emit("preseed", "commits_per_second", options.preseed / seed_seconds, "commits/s");
 
@@ -222,7 +230,8 @@ int main(int argc, char** argv) {
     Emit(scenario, "p99_preseeded", Percentile(lat[1], 0.99), "ms");
     double total = 0;
     for (double l : lat[0]) total += l;
-    Emit(scenario, "commits_per_second_empty", 1000.0 * static_cast<double>(n) / total, "commits/s");
+    Emit(scenario, "commits_per_second_empty", 1000.0 * static_cast<double>(n) / total,
+         "commits/s");
   }
   ok = CheckInvariants(api, empty) && CheckInvariants(api, seeded);
   Emit("invariants", "ok", ok ? 1 : 0, "bool");

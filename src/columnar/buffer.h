@@ -99,7 +99,9 @@ class BufferBuilder {
 // ---- bitmaps (LSB-first bit order, as Arrow) ---------------------------------
 
 inline bool GetBit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
-inline void SetBit(uint8_t* bits, int64_t i) { bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7)); }
+inline void SetBit(uint8_t* bits, int64_t i) {
+  bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+}
 inline void ClearBit(uint8_t* bits, int64_t i) {
   bits[i >> 3] &= static_cast<uint8_t>(~(1u << (i & 7)));
 }

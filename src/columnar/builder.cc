@@ -43,8 +43,8 @@ Status BinaryBuilder::FinishInto(ArrayData* out) {
 
 Status FixedSizeBinaryBuilder::Append(std::string_view value) {
   if (static_cast<int64_t>(value.size()) != type()->byte_width) {
-    return InvalidArgument("fixed_size_binary[", type()->byte_width, "] value has ",
-                           value.size(), " bytes");
+    return InvalidArgument("fixed_size_binary[", type()->byte_width, "] value has ", value.size(),
+                           " bytes");
   }
   values_.Append(value.data(), static_cast<int64_t>(value.size()));
   AppendValidity(true);
@@ -66,8 +66,7 @@ Status FixedSizeBinaryBuilder::FinishInto(ArrayData* out) {
 namespace {
 
 // Closes an offsets buffer holding one start per slot with the final end.
-Status FinishOffsets(BufferBuilder& offsets, int64_t end, const DataType& type,
-                     ArrayData* out) {
+Status FinishOffsets(BufferBuilder& offsets, int64_t end, const DataType& type, ArrayData* out) {
   if (end > std::numeric_limits<int32_t>::max()) {
     return InvalidArgument(type.ToString(), " array has ", end,
                            " child values, more than int32 offsets address");
@@ -177,27 +176,46 @@ Status MapBuilder::FinishInto(ArrayData* out) {
 
 std::unique_ptr<ArrayBuilder> MakeBuilder(const DataTypePtr& type) {
   switch (type->id) {
-    case TypeId::kBool: return std::make_unique<BooleanBuilder>(type);
-    case TypeId::kInt8: return std::make_unique<Int8Builder>(type);
-    case TypeId::kInt16: return std::make_unique<Int16Builder>(type);
-    case TypeId::kInt32: return std::make_unique<Int32Builder>(type);
-    case TypeId::kInt64: return std::make_unique<Int64Builder>(type);
-    case TypeId::kUInt8: return std::make_unique<UInt8Builder>(type);
-    case TypeId::kUInt16: return std::make_unique<UInt16Builder>(type);
-    case TypeId::kUInt32: return std::make_unique<UInt32Builder>(type);
-    case TypeId::kUInt64: return std::make_unique<UInt64Builder>(type);
-    case TypeId::kFloat32: return std::make_unique<Float32Builder>(type);
-    case TypeId::kFloat64: return std::make_unique<Float64Builder>(type);
-    case TypeId::kDate32: return std::make_unique<Date32Builder>(type);
+    case TypeId::kBool:
+      return std::make_unique<BooleanBuilder>(type);
+    case TypeId::kInt8:
+      return std::make_unique<Int8Builder>(type);
+    case TypeId::kInt16:
+      return std::make_unique<Int16Builder>(type);
+    case TypeId::kInt32:
+      return std::make_unique<Int32Builder>(type);
+    case TypeId::kInt64:
+      return std::make_unique<Int64Builder>(type);
+    case TypeId::kUInt8:
+      return std::make_unique<UInt8Builder>(type);
+    case TypeId::kUInt16:
+      return std::make_unique<UInt16Builder>(type);
+    case TypeId::kUInt32:
+      return std::make_unique<UInt32Builder>(type);
+    case TypeId::kUInt64:
+      return std::make_unique<UInt64Builder>(type);
+    case TypeId::kFloat32:
+      return std::make_unique<Float32Builder>(type);
+    case TypeId::kFloat64:
+      return std::make_unique<Float64Builder>(type);
+    case TypeId::kDate32:
+      return std::make_unique<Date32Builder>(type);
     case TypeId::kTime64:
-    case TypeId::kTimestamp: return std::make_unique<NumericBuilder<int64_t>>(type);
-    case TypeId::kDecimal128: return std::make_unique<Decimal128Builder>(type);
+    case TypeId::kTimestamp:
+      return std::make_unique<NumericBuilder<int64_t>>(type);
+    case TypeId::kDecimal128:
+      return std::make_unique<Decimal128Builder>(type);
     case TypeId::kUtf8:
-    case TypeId::kBinary: return std::make_unique<BinaryBuilder>(type);
-    case TypeId::kFixedSizeBinary: return std::make_unique<FixedSizeBinaryBuilder>(type);
-    case TypeId::kList: return std::make_unique<ListBuilder>(type);
-    case TypeId::kStruct: return std::make_unique<StructBuilder>(type);
-    case TypeId::kMap: return std::make_unique<MapBuilder>(type);
+    case TypeId::kBinary:
+      return std::make_unique<BinaryBuilder>(type);
+    case TypeId::kFixedSizeBinary:
+      return std::make_unique<FixedSizeBinaryBuilder>(type);
+    case TypeId::kList:
+      return std::make_unique<ListBuilder>(type);
+    case TypeId::kStruct:
+      return std::make_unique<StructBuilder>(type);
+    case TypeId::kMap:
+      return std::make_unique<MapBuilder>(type);
   }
   return nullptr;
 }

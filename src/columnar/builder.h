@@ -89,10 +89,10 @@ class NumericBuilder : public ArrayBuilder {
 };
 
 // Convenience builders whose constructors pick the type.
-#define HOGLAKE_NUMERIC_BUILDER(Name, CType, TypeFactory)          \
-  class Name : public NumericBuilder<CType> {                      \
-   public:                                                         \
-    Name() : NumericBuilder<CType>(TypeFactory()) {}               \
+#define HOGLAKE_NUMERIC_BUILDER(Name, CType, TypeFactory)                       \
+  class Name : public NumericBuilder<CType> {                                   \
+   public:                                                                      \
+    Name() : NumericBuilder<CType>(TypeFactory()) {}                            \
     explicit Name(DataTypePtr type) : NumericBuilder<CType>(std::move(type)) {} \
   };
 HOGLAKE_NUMERIC_BUILDER(Int8Builder, int8_t, Int8)

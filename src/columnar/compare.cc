@@ -75,8 +75,8 @@ class Comparer {
           }
           int64_t run = k;
           while (run < n && a.IsValid(a_start + run)) ++run;
-          if (!Range(*a.children[c], a.offset + a_start + k, *b.children[c],
-                     b.offset + b_start + k, run - k, path + " > " + type.children[c].name)) {
+          if (!Range(*a.children[c], a.offset + a_start + k, *b.children[c], b.offset + b_start + k,
+                     run - k, path + " > " + type.children[c].name)) {
             return false;
           }
           k = run;
@@ -101,7 +101,8 @@ class Comparer {
 
 bool ArrayEquals(const ArrayData& a, const ArrayData& b, std::string* why) {
   if (a.length != b.length) {
-    if (why) *why = "lengths differ: " + std::to_string(a.length) + " vs " + std::to_string(b.length);
+    if (why)
+      *why = "lengths differ: " + std::to_string(a.length) + " vs " + std::to_string(b.length);
     return false;
   }
   return Comparer(why).Range(a, 0, b, 0, a.length, "array");
@@ -113,8 +114,9 @@ bool BatchEquals(const RecordBatch& a, const RecordBatch& b, std::string* why) {
     return false;
   }
   if (a.num_rows != b.num_rows) {
-    if (why) *why = "row counts differ: " + std::to_string(a.num_rows) + " vs " +
-                    std::to_string(b.num_rows);
+    if (why)
+      *why =
+          "row counts differ: " + std::to_string(a.num_rows) + " vs " + std::to_string(b.num_rows);
     return false;
   }
   for (int i = 0; i < a.num_columns(); ++i) {

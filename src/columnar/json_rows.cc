@@ -52,17 +52,39 @@ void AppendJsonValue(const ArrayData& a, int64_t i, std::string* out) {
   }
   const DataType& type = *a.type;
   switch (type.id) {
-    case TypeId::kBool: out->append(a.GetBool(i) ? "true" : "false"); return;
-    case TypeId::kInt8: out->append(std::to_string(Load<int8_t>(a, i))); return;
-    case TypeId::kInt16: out->append(std::to_string(Load<int16_t>(a, i))); return;
-    case TypeId::kInt32: out->append(std::to_string(Load<int32_t>(a, i))); return;
-    case TypeId::kInt64: out->append(std::to_string(Load<int64_t>(a, i))); return;
-    case TypeId::kUInt8: out->append(std::to_string(Load<uint8_t>(a, i))); return;
-    case TypeId::kUInt16: out->append(std::to_string(Load<uint16_t>(a, i))); return;
-    case TypeId::kUInt32: out->append(std::to_string(Load<uint32_t>(a, i))); return;
-    case TypeId::kUInt64: out->append(std::to_string(Load<uint64_t>(a, i))); return;
-    case TypeId::kFloat32: AppendJsonFloat(Load<float>(a, i), out); return;
-    case TypeId::kFloat64: AppendJsonDouble(Load<double>(a, i), out); return;
+    case TypeId::kBool:
+      out->append(a.GetBool(i) ? "true" : "false");
+      return;
+    case TypeId::kInt8:
+      out->append(std::to_string(Load<int8_t>(a, i)));
+      return;
+    case TypeId::kInt16:
+      out->append(std::to_string(Load<int16_t>(a, i)));
+      return;
+    case TypeId::kInt32:
+      out->append(std::to_string(Load<int32_t>(a, i)));
+      return;
+    case TypeId::kInt64:
+      out->append(std::to_string(Load<int64_t>(a, i)));
+      return;
+    case TypeId::kUInt8:
+      out->append(std::to_string(Load<uint8_t>(a, i)));
+      return;
+    case TypeId::kUInt16:
+      out->append(std::to_string(Load<uint16_t>(a, i)));
+      return;
+    case TypeId::kUInt32:
+      out->append(std::to_string(Load<uint32_t>(a, i)));
+      return;
+    case TypeId::kUInt64:
+      out->append(std::to_string(Load<uint64_t>(a, i)));
+      return;
+    case TypeId::kFloat32:
+      AppendJsonFloat(Load<float>(a, i), out);
+      return;
+    case TypeId::kFloat64:
+      AppendJsonDouble(Load<double>(a, i), out);
+      return;
     case TypeId::kDecimal128:
       out->push_back('"');
       out->append(FormatDecimal(Load<__int128>(a, i), type.scale));
@@ -80,11 +102,12 @@ void AppendJsonValue(const ArrayData& a, int64_t i, std::string* out) {
       return;
     case TypeId::kTimestamp:
       out->push_back('"');
-      AppendTimestamp(Load<int64_t>(a, i), TicksPerSecond(type.unit), !type.timezone.empty(),
-                      out);
+      AppendTimestamp(Load<int64_t>(a, i), TicksPerSecond(type.unit), !type.timezone.empty(), out);
       out->push_back('"');
       return;
-    case TypeId::kUtf8: AppendJsonString(a.GetView(i), out); return;
+    case TypeId::kUtf8:
+      AppendJsonString(a.GetView(i), out);
+      return;
     case TypeId::kBinary:
       out->push_back('"');
       AppendBase64(a.GetView(i), out);

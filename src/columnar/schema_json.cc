@@ -24,10 +24,17 @@ void AppendFieldJson(const Field& field, std::string* out) {
   AppendJsonString(field.name, out);
   out->append(",\"type\":");
   switch (type.id) {
-    case TypeId::kList: out->append("\"list\""); break;
-    case TypeId::kStruct: out->append("\"struct\""); break;
-    case TypeId::kMap: out->append("\"map\""); break;
-    default: AppendJsonString(type.ToString(), out);
+    case TypeId::kList:
+      out->append("\"list\"");
+      break;
+    case TypeId::kStruct:
+      out->append("\"struct\"");
+      break;
+    case TypeId::kMap:
+      out->append("\"map\"");
+      break;
+    default:
+      AppendJsonString(type.ToString(), out);
   }
   out->append(",\"nullable\":");
   out->append(field.nullable ? "true" : "false");

@@ -6,20 +6,28 @@ namespace hoglake::columnar {
 
 std::string_view TimeUnitName(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kSecond: return "s";
-    case TimeUnit::kMilli: return "ms";
-    case TimeUnit::kMicro: return "us";
-    case TimeUnit::kNano: return "ns";
+    case TimeUnit::kSecond:
+      return "s";
+    case TimeUnit::kMilli:
+      return "ms";
+    case TimeUnit::kMicro:
+      return "us";
+    case TimeUnit::kNano:
+      return "ns";
   }
   return "?";
 }
 
 int64_t TicksPerSecond(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kSecond: return 1;
-    case TimeUnit::kMilli: return 1000;
-    case TimeUnit::kMicro: return 1000000;
-    case TimeUnit::kNano: return 1000000000;
+    case TimeUnit::kSecond:
+      return 1;
+    case TimeUnit::kMilli:
+      return 1000;
+    case TimeUnit::kMicro:
+      return 1000000;
+    case TimeUnit::kNano:
+      return 1000000000;
   }
   return 1;
 }
@@ -81,32 +89,43 @@ std::string Field::ToString() const {
 
 int DataType::bit_width() const {
   switch (id) {
-    case TypeId::kBool: return 1;
+    case TypeId::kBool:
+      return 1;
     case TypeId::kInt8:
-    case TypeId::kUInt8: return 8;
+    case TypeId::kUInt8:
+      return 8;
     case TypeId::kInt16:
-    case TypeId::kUInt16: return 16;
+    case TypeId::kUInt16:
+      return 16;
     case TypeId::kInt32:
     case TypeId::kUInt32:
     case TypeId::kFloat32:
-    case TypeId::kDate32: return 32;
+    case TypeId::kDate32:
+      return 32;
     case TypeId::kInt64:
     case TypeId::kUInt64:
     case TypeId::kFloat64:
     case TypeId::kTime64:
-    case TypeId::kTimestamp: return 64;
-    case TypeId::kDecimal128: return 128;
-    case TypeId::kFixedSizeBinary: return byte_width * 8;
-    default: return 0;
+    case TypeId::kTimestamp:
+      return 64;
+    case TypeId::kDecimal128:
+      return 128;
+    case TypeId::kFixedSizeBinary:
+      return byte_width * 8;
+    default:
+      return 0;
   }
 }
 
 int BufferCount(TypeId id) {
   switch (id) {
     case TypeId::kUtf8:
-    case TypeId::kBinary: return 3;
-    case TypeId::kStruct: return 1;
-    default: return 2;
+    case TypeId::kBinary:
+      return 3;
+    case TypeId::kStruct:
+      return 1;
+    default:
+      return 2;
   }
 }
 
@@ -115,9 +134,12 @@ bool DataType::Equals(const DataType& other) const {
   switch (id) {
     case TypeId::kDecimal128:
       return precision == other.precision && scale == other.scale;
-    case TypeId::kFixedSizeBinary: return byte_width == other.byte_width;
-    case TypeId::kTime64: return unit == other.unit;
-    case TypeId::kTimestamp: return unit == other.unit && timezone == other.timezone;
+    case TypeId::kFixedSizeBinary:
+      return byte_width == other.byte_width;
+    case TypeId::kTime64:
+      return unit == other.unit;
+    case TypeId::kTimestamp:
+      return unit == other.unit && timezone == other.timezone;
     case TypeId::kList:
     case TypeId::kStruct:
     case TypeId::kMap:
@@ -127,36 +149,54 @@ bool DataType::Equals(const DataType& other) const {
         if (!children[i].Equals(other.children[i])) return false;
       }
       return true;
-    default: return true;
+    default:
+      return true;
   }
 }
 
 std::string DataType::ToString() const {
   switch (id) {
-    case TypeId::kBool: return "bool";
-    case TypeId::kInt8: return "int8";
-    case TypeId::kInt16: return "int16";
-    case TypeId::kInt32: return "int32";
-    case TypeId::kInt64: return "int64";
-    case TypeId::kUInt8: return "uint8";
-    case TypeId::kUInt16: return "uint16";
-    case TypeId::kUInt32: return "uint32";
-    case TypeId::kUInt64: return "uint64";
-    case TypeId::kFloat32: return "float";
-    case TypeId::kFloat64: return "double";
+    case TypeId::kBool:
+      return "bool";
+    case TypeId::kInt8:
+      return "int8";
+    case TypeId::kInt16:
+      return "int16";
+    case TypeId::kInt32:
+      return "int32";
+    case TypeId::kInt64:
+      return "int64";
+    case TypeId::kUInt8:
+      return "uint8";
+    case TypeId::kUInt16:
+      return "uint16";
+    case TypeId::kUInt32:
+      return "uint32";
+    case TypeId::kUInt64:
+      return "uint64";
+    case TypeId::kFloat32:
+      return "float";
+    case TypeId::kFloat64:
+      return "double";
     case TypeId::kDecimal128:
       return "decimal128(" + std::to_string(precision) + ", " + std::to_string(scale) + ")";
-    case TypeId::kDate32: return "date32[day]";
-    case TypeId::kTime64: return "time64[" + std::string(TimeUnitName(unit)) + "]";
+    case TypeId::kDate32:
+      return "date32[day]";
+    case TypeId::kTime64:
+      return "time64[" + std::string(TimeUnitName(unit)) + "]";
     case TypeId::kTimestamp: {
       std::string out = "timestamp[" + std::string(TimeUnitName(unit));
       if (!timezone.empty()) out += ", tz=" + timezone;
       return out + "]";
     }
-    case TypeId::kUtf8: return "utf8";
-    case TypeId::kBinary: return "binary";
-    case TypeId::kFixedSizeBinary: return "fixed_size_binary[" + std::to_string(byte_width) + "]";
-    case TypeId::kList: return "list<" + children[0].ToString() + ">";
+    case TypeId::kUtf8:
+      return "utf8";
+    case TypeId::kBinary:
+      return "binary";
+    case TypeId::kFixedSizeBinary:
+      return "fixed_size_binary[" + std::to_string(byte_width) + "]";
+    case TypeId::kList:
+      return "list<" + children[0].ToString() + ">";
     case TypeId::kStruct: {
       std::string out = "struct<";
       for (size_t i = 0; i < children.size(); ++i) {
@@ -204,10 +244,10 @@ DataTypePtr Simple(TypeId id) {
 }
 }  // namespace
 
-#define HOGLAKE_SIMPLE_TYPE(Name, Id)             \
-  DataTypePtr Name() {                            \
-    static const DataTypePtr kType = Simple(Id);  \
-    return kType;                                 \
+#define HOGLAKE_SIMPLE_TYPE(Name, Id)            \
+  DataTypePtr Name() {                           \
+    static const DataTypePtr kType = Simple(Id); \
+    return kType;                                \
   }
 HOGLAKE_SIMPLE_TYPE(Bool, TypeId::kBool)
 HOGLAKE_SIMPLE_TYPE(Int8, TypeId::kInt8)
@@ -298,12 +338,16 @@ DataTypePtr Map(DataTypePtr key_type, DataTypePtr value_type, bool value_nullabl
 }
 
 Field JsonField(std::string name, bool nullable) {
-  return Field{std::move(name), Utf8(), nullable,
+  return Field{std::move(name),
+               Utf8(),
+               nullable,
                {{std::string(kExtensionNameKey), std::string(kJsonExtension)}}};
 }
 
 Field UuidField(std::string name, bool nullable) {
-  return Field{std::move(name), FixedSizeBinary(16), nullable,
+  return Field{std::move(name),
+               FixedSizeBinary(16),
+               nullable,
                {{std::string(kExtensionNameKey), std::string(kUuidExtension)}}};
 }
 

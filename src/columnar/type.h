@@ -41,8 +41,8 @@ enum class TypeId : uint8_t {
   kFloat32,
   kFloat64,
   kDecimal128,
-  kDate32,  // days since 1970-01-01, int32
-  kTime64,  // time of day, int64 in `unit` (microseconds in the vocabulary)
+  kDate32,     // days since 1970-01-01, int32
+  kTime64,     // time of day, int64 in `unit` (microseconds in the vocabulary)
   kTimestamp,  // int64 in `unit` since the epoch; `timezone` empty = naive
   kUtf8,
   kBinary,
@@ -110,7 +110,9 @@ struct DataType {
   // Bits per value in the values buffer: 1 for bool, 8·width for fixed
   // widths, 0 for var-width and nested types.
   int bit_width() const;
-  bool is_nested() const { return id == TypeId::kList || id == TypeId::kStruct || id == TypeId::kMap; }
+  bool is_nested() const {
+    return id == TypeId::kList || id == TypeId::kStruct || id == TypeId::kMap;
+  }
   // Offsets + data buffers (utf8, binary).
   bool is_binary_like() const { return id == TypeId::kUtf8 || id == TypeId::kBinary; }
 

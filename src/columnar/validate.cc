@@ -57,16 +57,15 @@ class Validator {
         if (!a.buffers[1]) return fail("values buffer is missing");
         const int64_t need = BytesForBits(end * bits);
         if (a.buffers[1]->size() < need) {
-          return fail("values buffer has ", a.buffers[1]->size(), " bytes, needs ", need,
-                      " for ", a.length, " values at offset ", a.offset);
+          return fail("values buffer has ", a.buffers[1]->size(), " bytes, needs ", need, " for ",
+                      a.length, " values at offset ", a.offset);
         }
       }
       return Status::Ok();
     }
     if (type.id == TypeId::kStruct) {
       if (a.children.size() != type.children.size()) {
-        return fail("struct has ", a.children.size(), " children, type has ",
-                    type.children.size());
+        return fail("struct has ", a.children.size(), " children, type has ", type.children.size());
       }
       for (size_t i = 0; i < a.children.size(); ++i) {
         const ArrayData& child = *a.children[i];
@@ -103,8 +102,7 @@ class Validator {
       if (offsets[0] < 0) return fail("first offset ", offsets[0], " is negative");
       for (int64_t i = 0; i < a.length; ++i) {
         if (offsets[i + 1] < offsets[i]) {
-          return fail("offsets decrease at slot ", i, " (", offsets[i], " > ", offsets[i + 1],
-                      ")");
+          return fail("offsets decrease at slot ", i, " (", offsets[i], " > ", offsets[i + 1], ")");
         }
       }
       if (offsets[a.length] > child_length) {

@@ -40,12 +40,14 @@ TEST(JsonRowsTest, Scalars) {
 }
 
 TEST(JsonRowsTest, NestedRowsAsJsonLines) {
-  auto schema = std::make_shared<Schema>(Schema{{
-      {"id", Int64(), false, {}},
-      {"tags", List(Utf8()), true, {}},
-      {"props", Map(Utf8(), Int64()), true, {}},
-      {"addr", Struct({{"city", Utf8(), true, {}}, {"zip", Int32(), true, {}}}), true, {}},
-  }, {}});
+  auto schema = std::make_shared<Schema>(Schema{
+      {
+          {"id", Int64(), false, {}},
+          {"tags", List(Utf8()), true, {}},
+          {"props", Map(Utf8(), Int64()), true, {}},
+          {"addr", Struct({{"city", Utf8(), true, {}}, {"zip", Int32(), true, {}}}), true, {}},
+      },
+      {}});
   Int64Builder id;
   ListBuilder tags(schema->fields[1].type);
   MapBuilder props(schema->fields[2].type);
@@ -64,8 +66,8 @@ TEST(JsonRowsTest, NestedRowsAsJsonLines) {
   tags.AppendNull();
   props.Append();
   addr.AppendNull();
-  auto batch = MakeRecordBatch(schema, {*id.Finish(), *tags.Finish(), *props.Finish(),
-                                        *addr.Finish()});
+  auto batch =
+      MakeRecordBatch(schema, {*id.Finish(), *tags.Finish(), *props.Finish(), *addr.Finish()});
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
   std::string out;
   AppendJsonLines(*batch, &out);

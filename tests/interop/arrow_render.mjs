@@ -79,7 +79,7 @@ function roundDigits(digits, p) {
   return head.toString();
 }
 
-function decimalText(unscaled, scale) {
+export function decimalText(unscaled, scale) {
   const negative = unscaled < 0n;
   let digits = (negative ? -unscaled : unscaled).toString();
   if (scale > 0) {
@@ -94,7 +94,7 @@ function decimalText(unscaled, scale) {
 const floorDiv = (a, b) => { const q = a / b; return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q; };
 const pad = (n, w) => n.toString().padStart(w, '0');
 
-function dateText(days) {
+export function dateText(days) {
   // Era-based civil-from-days, in BigInt.
   let z = BigInt(days) + 719468n;
   const era = floorDiv(z, 146097n);
@@ -109,7 +109,7 @@ function dateText(days) {
   return `${y}-${pad(month, 2)}-${pad(day, 2)}`;
 }
 
-function timeText(ticks, perSecond) {
+export function timeText(ticks, perSecond) {
   const seconds = floorDiv(ticks, perSecond);
   const fraction = ticks - seconds * perSecond;
   let out = `${pad(seconds / 3600n, 2)}:${pad((seconds / 60n) % 60n, 2)}:${pad(seconds % 60n, 2)}`;
@@ -118,7 +118,7 @@ function timeText(ticks, perSecond) {
   return out;
 }
 
-function timestampText(ticks, perSecond, utc) {
+export function timestampText(ticks, perSecond, utc) {
   const perDay = perSecond * 86400n;
   const days = floorDiv(ticks, perDay);
   return dateText(days) + 'T' + timeText(ticks - days * perDay, perSecond) + (utc ? 'Z' : '');

@@ -17,7 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { floatJson, doubleJson } from './arrow_render.mjs';
+import { floatJson, doubleJson, dateText, timeText, timestampText, decimalText } from './arrow_render.mjs';
 
 const tool = process.env.PARQUET_TOOL_BIN;
 assert.ok(tool, 'PARQUET_TOOL_BIN must point at the parquet_tool executable');
@@ -32,48 +32,6 @@ const sqlString = (s) => `'${s.replaceAll("'", "''")}'`;
 // ---- hoglake's JSON row form, from DuckDB values --------------------------
 // Driven by the columnar field (as `parquet_tool schema` prints it) for units
 // and scales; every value comes from DuckDB.
-
-const floorDiv = (a, b) => { const q = a / b; return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q; };
-const pad = (n, w) => n.toString().padStart(w, '0');
-
-function dateText(days) {
-  const z = BigInt(days) + 719468n;
-  const era = floorDiv(z, 146097n);
-  const doe = z - era * 146097n;
-  const yoe = (doe - doe / 1460n + doe / 36524n - doe / 146096n) / 365n;
-  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n);
-  const mp = (5n * doy + 2n) / 153n;
-  const day = doy - (153n * mp + 2n) / 5n + 1n;
-  const month = mp < 10n ? mp + 3n : mp - 9n;
-  const year = yoe + era * 400n + (month <= 2n ? 1n : 0n);
-  const y = year > 9999n ? '+' + pad(year, 5) : year < 0n ? '-' + pad(-year, 4) : pad(year, 4);
-  return `${y}-${pad(month, 2)}-${pad(day, 2)}`;
-}
-
-function timeText(ticks, perSecond) {
-  const seconds = floorDiv(ticks, perSecond);
-  const fraction = ticks - seconds * perSecond;
-  let out = `${pad(seconds / 3600n, 2)}:${pad((seconds / 60n) % 60n, 2)}:${pad(seconds % 60n, 2)}`;
-  const digits = perSecond.toString().length - 1;
-  if (digits > 0) out += '.' + pad(fraction, digits);
-  return out;
-}
-
-function timestampText(ticks, perSecond, utc) {
-  const perDay = perSecond * 86400n;
-  const days = floorDiv(ticks, perDay);
-  return dateText(days) + 'T' + timeText(ticks - days * perDay, perSecond) + (utc ? 'Z' : '');
-}
-
-function decimalText(unscaled, scale) {
-  const negative = unscaled < 0n;
-  let digits = (negative ? -unscaled : unscaled).toString();
-  if (scale > 0) {
-    digits = digits.padStart(scale + 1, '0');
-    digits = digits.slice(0, digits.length - scale) + '.' + digits.slice(digits.length - scale);
-  }
-  return (negative ? '-' : '') + digits;
-}
 
 const PER_SECOND = { s: 1n, ms: 1000n, us: 1000000n, ns: 1000000000n };
 

@@ -36,6 +36,7 @@ struct CatalogInfo {
   int64_t schema_version = 0;
   // Present once expiry has advanced the floor.
   std::optional<int64_t> earliest_snapshot_time_micros;
+  int64_t catalog_id = 0;  // internal; not on the wire
 };
 
 struct SnapshotChange {

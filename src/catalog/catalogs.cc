@@ -7,7 +7,7 @@ namespace {
 
 constexpr const char* kCatalogColumns =
     "name, data_path, last_snapshot_id, schema_version, "
-    "(extract(epoch from earliest_snapshot_time) * 1000000)::bigint";
+    "(extract(epoch from earliest_snapshot_time) * 1000000)::bigint, catalog_id";
 
 CatalogInfo CatalogFromRow(const PgResult& r, int row) {
   CatalogInfo info;
@@ -16,6 +16,7 @@ CatalogInfo CatalogFromRow(const PgResult& r, int row) {
   info.head_snapshot_id = r.GetInt64(row, 2);
   info.schema_version = r.GetInt64(row, 3);
   info.earliest_snapshot_time_micros = r.GetOptionalInt64(row, 4);
+  info.catalog_id = r.GetInt64(row, 5);
   return info;
 }
 
@@ -66,7 +67,7 @@ Result<CatalogInfo> CatalogService::CreateCatalog(std::string_view name,
       "VALUES ($1, 0, clock_timestamp(), 0)",
       {inserted.GetString(0, 0)}));
   HOGLAKE_RETURN_IF_ERROR(txn.Commit());
-  return CatalogInfo{std::string(name), stored, 0, 0, std::nullopt};
+  return CatalogInfo{std::string(name), stored, 0, 0, std::nullopt, inserted.GetInt64(0, 0)};
 }
 
 Result<std::vector<CatalogInfo>> CatalogService::ListCatalogs() {

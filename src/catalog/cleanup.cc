@@ -45,8 +45,7 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
   const int64_t started = NowMicros();
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
-  HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
-  const std::string catalog_id = std::to_string(head.catalog_id);
+  const std::string catalog_id = std::to_string(info.catalog_id);
   CleanupResult result;
 
   auto drain = [&]() -> Status {
@@ -123,7 +122,7 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
   Result<std::string> outcome =
       drained.ok() ? Result<std::string>(result.ToJson()) : Result<std::string>(drained.error());
   HOGLAKE_RETURN_IF_ERROR(
-      RecordMaintenanceRun(*conn, head.catalog_id, "cleanup", manual, started, outcome));
+      RecordMaintenanceRun(*conn, info.catalog_id, "cleanup", manual, started, outcome));
   if (!drained.ok()) return drained.error();
   return result;
 }

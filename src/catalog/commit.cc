@@ -180,8 +180,9 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   };
   if (!request.idempotency_key) HOGLAKE_RETURN_IF_ERROR(check_paths());
 
-  HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      CommitScope scope,
+      CommitScope::BeginForId(*conn, info.catalog_id, catalog, options_.commit_lock_timeout_ms));
   const int64_t head = scope.head().head_snapshot_id;
   const std::string catalog_id = std::to_string(scope.catalog_id());
   std::string fingerprint;

@@ -35,7 +35,12 @@ Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view cata
       PgResult id,
       conn.Exec("SELECT catalog_id FROM hog_catalog WHERE name = $1", {std::string(catalog_name)}));
   if (id.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
-  const int64_t catalog_id = id.GetInt64(0, 0);
+  return BeginForId(conn, id.GetInt64(0, 0), catalog_name, lock_timeout_ms);
+}
+
+Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_id,
+                                            std::string_view catalog_name,
+                                            int64_t lock_timeout_ms) {
   HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("SELECT set_config('lock_timeout', $1, true)",
                                     {std::to_string(std::max<int64_t>(lock_timeout_ms, 0))}));

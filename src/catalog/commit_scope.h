@@ -40,6 +40,10 @@ class CommitScope {
   // kNotFound when the catalog does not exist.
   static Result<CommitScope> Begin(PgConnection& conn, std::string_view catalog_name,
                                    int64_t lock_timeout_ms);
+  // As Begin, for a caller that already looked the catalog's id up (saves a
+  // round trip); `catalog_name` only names it in errors.
+  static Result<CommitScope> BeginForId(PgConnection& conn, int64_t catalog_id,
+                                        std::string_view catalog_name, int64_t lock_timeout_ms);
 
   CommitScope(CommitScope&&) = default;
 

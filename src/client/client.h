@@ -1,0 +1,326 @@
+// libhoglake: the C++ SDK for a hoglake catalog (pyhoglake-writer §1).
+//
+//   hoglake::client::HoglakeClient client("http://127.0.0.1:8080");
+//   HOGLAKE_ASSIGN_OR_RETURN(auto catalog, client.CreateCatalog("lake", "file:///srv/lake/"));
+//   HOGLAKE_ASSIGN_OR_RETURN(auto ns, catalog.CreateNamespace("analytics"));
+//   HOGLAKE_ASSIGN_OR_RETURN(auto table, ns.CreateTable("events", columns));
+//   HOGLAKE_ASSIGN_OR_RETURN(auto appended, table.Append(batch));
+//
+// Handles (Catalog, Namespace, Table, View) are cheap values sharing the
+// client's connection pool and object stores; they talk to the server only
+// over the REST contract. All calls are safe from several threads, except
+// that one Table handle's pinned identity should not be mutated (Alter,
+// Drop, Append adopting a pre-flight read) from two threads at once.
+//
+// Errors: see errors.h. Every refusal of caller input made on this side
+// (reserved `_hog` names, a batch that does not match the table, travel
+// parameters given twice) happens before any request or upload.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "client/errors.h"
+#include "client/models.h"
+#include "client/transport.h"
+#include "columnar/array.h"
+#include "common/status.h"
+#include "storage/s3_config.h"
+
+struct ArrowArrayStream;
+
+namespace hoglake {
+class ObjectStore;
+}
+
+namespace hoglake::client {
+
+struct ClientContext;  // shared state: transport, S3 config, object stores
+
+// Time travel for reads: at most one of the two (both → kValidation, no request).
+struct TimeTravel {
+  std::optional<int64_t> snapshot;
+  std::optional<std::string> at_timestamp;  // ISO-8601, sent verbatim
+};
+
+// A column to create (CreateTable, add_column). Containers carry children:
+// list → one child (renamed "element" on the wire), map → key then value
+// (renamed "key"/"value", key sent non-null), struct → ≥ 1 member.
+struct ColumnDef {
+  std::string name;
+  iceberg::TypeSpec type;
+  bool nullable = true;
+  std::optional<std::string> comment;
+  std::vector<ColumnDef> children;
+  // variant only: the shredding declaration (JSON text), sent as
+  // type_params {"shredding": …}; unset sends no type_params.
+  std::optional<std::string> shredding_json;
+};
+
+// Column definitions inferred from an Arrow-layout schema (§2.1): refused
+// types are kValidation errors whose message contains "supported types".
+Result<std::vector<ColumnDef>> ColumnDefsFromSchema(const columnar::Schema& schema);
+
+// One alter op as it goes on the wire: {"op": name, …body}.
+struct AlterOp {
+  std::string op;
+  std::string body_json;  // the members after "op", as JSON text without braces
+};
+AlterOp AddColumn(const ColumnDef& column, std::optional<std::string> parent = std::nullopt);
+AlterOp DropColumn(std::string_view name);
+AlterOp RenameColumn(std::string_view from, std::string_view to);
+AlterOp PromoteColumn(std::string_view name, iceberg::ColumnType to);
+AlterOp RenameTable(std::string_view new_name);
+struct PartitionFieldDef {
+  int32_t source_field_id = 0;
+  std::string transform;  // identity, bucket, truncate, year, month, day, hour
+  std::optional<int32_t> transform_param;
+};
+AlterOp SetPartitionSpec(const std::vector<PartitionFieldDef>& fields);
+struct SortFieldDef {
+  int32_t source_field_id = 0;
+  std::string direction = "asc";          // asc | desc
+  std::string null_order = "nulls_last";  // nulls_first | nulls_last
+};
+AlterOp SetSortOrder(const std::vector<SortFieldDef>& fields);
+AlterOp SetTableComment(std::optional<std::string> comment);
+AlterOp SetColumnComment(std::string_view name, std::optional<std::string> comment);
+AlterOp SetProperties(const std::map<std::string, std::string>& properties);
+
+// Table::Append's options (pyhoglake-writer §7–§9).
+struct AppendOptions {
+  std::optional<std::string> author;
+  std::optional<std::string> message;
+  // Register files without column_stats; the server hydrates them later.
+  bool deferred_stats = false;
+  // The incarnation guard: unset → the handle's table_uuid; a uuid → that
+  // value; `unguarded` → no pre-flight check and no expected_table_uuid sent.
+  std::optional<std::string> expected_table_uuid;
+  bool unguarded = false;
+  // Conflict basis; unset: none for unpartitioned tables, the pre-flight
+  // read's read_snapshot_id for partitioned ones.
+  std::optional<int64_t> read_snapshot;
+  // Parquet row-group size in rows (0: the writer's default).
+  int64_t row_group_rows = 0;
+};
+
+struct AppendedFile {
+  std::string path;
+  int64_t record_count = 0;
+  int64_t file_size_bytes = 0;
+  std::optional<std::vector<std::optional<std::string>>> partition_values;
+};
+struct AppendResult {
+  int64_t snapshot_id = 0;
+  std::optional<int64_t> schema_version;
+  std::vector<AppendedFile> files;
+};
+
+class Table {
+ public:
+  const TableInfo& info() const { return info_; }
+  const std::string& name() const { return info_.name; }
+  const std::string& namespace_name() const { return info_.namespace_name; }
+  const std::string& catalog_name() const { return catalog_; }
+  const std::string& table_uuid() const { return info_.table_uuid; }
+  // "ns.t"
+  std::string qualified_name() const;
+  // The DDL pin: the snapshot this handle's create/alter made (reads without
+  // travel pin to it); cleared by Drop.
+  std::optional<int64_t> ddl_snapshot() const { return ddl_snapshot_; }
+
+  // GET the table (a head read without travel refreshes this handle).
+  Result<TableInfo> Info(const TimeTravel& travel = {}, bool totals = true);
+  struct FilesQuery {
+    std::optional<int64_t> limit;
+    std::optional<int64_t> offset;
+    std::optional<std::string> sort;   // id, path, record_count, size, stats, begin_snapshot
+    std::optional<std::string> order;  // asc, desc
+  };
+  Result<std::vector<DataFile>> Files(const TimeTravel& travel = {}, const FilesQuery& query = {});
+  Result<std::vector<ScanFile>> ScanPlan(const TimeTravel& travel = {});
+  Result<FileStats> GetFileStats(int64_t data_file_id, const TimeTravel& travel = {});
+  Result<ChangesPlan> Changes(int64_t from_snapshot, std::optional<int64_t> to_snapshot = {});
+  // Applies ops atomically as one DDL snapshot; adopts the receipt.
+  Result<TableInfo> Alter(const std::vector<AlterOp>& ops);
+  Result<CommitResult> Drop();
+
+  // The writer path: validate `batch` against the table's columns, write
+  // Parquet with field ids (one file per partition tuple), upload under
+  // `<data_path>/data/<ns>/<table>/`, register everything in one commit.
+  Result<AppendResult> Append(const columnar::RecordBatch& batch, const AppendOptions& options = {});
+  // Several batches of one schema as one append (files split per partition).
+  Result<AppendResult> Append(const std::vector<columnar::RecordBatch>& batches,
+                              const AppendOptions& options = {});
+  // Drains an Arrow C stream (which it releases) into one append.
+  Result<AppendResult> Append(ArrowArrayStream* stream, const AppendOptions& options = {});
+
+ private:
+  friend class Namespace;
+  friend class Catalog;
+  friend struct AppendPath;
+  Table(std::shared_ptr<ClientContext> context, std::string catalog, std::string data_path,
+        TableInfo info);
+  std::string Route() const;  // "/catalogs/c/namespaces/n/tables/t", encoded
+
+  std::shared_ptr<ClientContext> context_;
+  std::string catalog_;
+  std::string data_path_;
+  TableInfo info_;
+  std::optional<int64_t> ddl_snapshot_;
+};
+
+class View {
+ public:
+  const ViewInfo& info() const { return info_; }
+  Result<CommitResult> Drop();
+
+ private:
+  friend class Namespace;
+  View(std::shared_ptr<ClientContext> context, std::string route, ViewInfo info)
+      : context_(std::move(context)), route_(std::move(route)), info_(std::move(info)) {}
+  std::shared_ptr<ClientContext> context_;
+  std::string route_;
+  ViewInfo info_;
+};
+
+class Namespace {
+ public:
+  const std::string& name() const { return name_; }
+  const std::string& catalog_name() const { return catalog_; }
+
+  Result<Table> CreateTable(std::string_view name, const std::vector<ColumnDef>& columns,
+                            const std::map<std::string, std::string>& properties = {});
+  Result<Table> GetTable(std::string_view name);
+  Result<std::vector<TableSummary>> ListTables(const TimeTravel& travel = {});
+  Result<View> CreateView(std::string_view name, std::string_view sql,
+                          std::string_view dialect = "trino");
+  Result<View> GetView(std::string_view name);
+  Result<std::vector<ViewInfo>> ListViews();
+  Result<CommitResult> Drop();
+
+ private:
+  friend class Catalog;
+  Namespace(std::shared_ptr<ClientContext> context, std::string catalog, std::string data_path,
+            std::string name)
+      : context_(std::move(context)),
+        catalog_(std::move(catalog)),
+        data_path_(std::move(data_path)),
+        name_(std::move(name)) {}
+  std::string Route() const;
+
+  std::shared_ptr<ClientContext> context_;
+  std::string catalog_;
+  std::string data_path_;
+  std::string name_;
+};
+
+// Pages through GET …/snapshots by itself: ascending from `after`, or
+// descending from `before` when that is set.
+class SnapshotIterator {
+ public:
+  // The next snapshot; nullopt once exhausted.
+  Result<std::optional<Snapshot>> Next();
+
+ private:
+  friend class Catalog;
+  SnapshotIterator(std::shared_ptr<ClientContext> context, std::string route,
+                   std::optional<int64_t> after, std::optional<int64_t> before, int64_t limit)
+      : context_(std::move(context)),
+        route_(std::move(route)),
+        after_(after),
+        before_(before),
+        limit_(limit) {}
+  std::shared_ptr<ClientContext> context_;
+  std::string route_;
+  std::optional<int64_t> after_, before_;
+  int64_t limit_;
+  std::vector<Snapshot> page_;
+  size_t next_ = 0;
+  bool exhausted_ = false;
+};
+
+class Catalog {
+ public:
+  const CatalogInfo& info() const { return info_; }
+  const std::string& name() const { return info_.name; }
+  const std::string& data_path() const { return info_.data_path; }
+
+  Result<CatalogInfo> Refresh();
+  Result<Namespace> CreateNamespace(std::string_view name);
+  // No GET exists for one namespace: lists and answers kNotFound when absent.
+  Result<Namespace> GetNamespace(std::string_view name);
+  // A handle without a request (for callers that know it exists).
+  Namespace NamespaceHandle(std::string_view name) const;
+  Result<std::vector<std::string>> ListNamespaces(const TimeTravel& travel = {});
+  // "ns.table" convenience.
+  Result<Table> GetTable(std::string_view namespace_name, std::string_view table_name);
+
+  // `before` set → descending (after must then be 0, else kValidation).
+  Result<SnapshotIterator> Snapshots(int64_t after = 0, std::optional<int64_t> before = {},
+                                     int64_t limit = 1000);
+
+  Result<CatalogOptions> Options();
+  // seconds: nullopt disables expiry; consumer_floor: nullopt leaves it.
+  Result<CatalogOptions> SetRetention(std::optional<int64_t> seconds,
+                                      std::optional<bool> consumer_floor = {});
+  Result<ExpiryResult> Expire(std::optional<int64_t> batch = {});
+  Result<CleanupResult> Cleanup(std::optional<int64_t> batch = {});
+
+  Result<ConsumerOffset> CommitOffset(std::string_view consumer_id, std::string_view table_uuid,
+                                      int64_t snapshot_id);
+  Result<std::vector<ConsumerOffset>> Offsets(std::string_view consumer_id);
+  // nullopt when none is stored (404 is "none", not an error).
+  Result<std::optional<ConsumerOffset>> Offset(std::string_view consumer_id,
+                                               std::string_view table_uuid);
+
+  // POST …/commit with a caller-built CommitRequest body (contract §4.1).
+  // Keyed bodies (idempotency_key) are retried safely.
+  Result<CommitResult> Commit(std::string_view request_json, bool keyed = false);
+
+ private:
+  friend class HoglakeClient;
+  Catalog(std::shared_ptr<ClientContext> context, CatalogInfo info)
+      : context_(std::move(context)), info_(std::move(info)) {}
+  std::string Route() const;
+
+  std::shared_ptr<ClientContext> context_;
+  CatalogInfo info_;
+};
+
+class HoglakeClient {
+ public:
+  // `base_url` like "http://127.0.0.1:8080". `s3` configures s3:// data
+  // paths (completed from the AWS environment); file:// needs nothing.
+  explicit HoglakeClient(std::string base_url, S3Config s3 = {}, ClientOptions options = {});
+  ~HoglakeClient();
+
+  Result<Catalog> CreateCatalog(std::string_view name, std::string_view data_path);
+  Result<Catalog> GetCatalog(std::string_view name);
+  Result<std::vector<CatalogInfo>> ListCatalogs();
+
+  const std::shared_ptr<ClientContext>& context() const { return context_; }
+
+ private:
+  std::shared_ptr<ClientContext> context_;
+};
+
+// The shared state behind every handle.
+struct ClientContext {
+  ClientContext(std::string base_url, S3Config s3, ClientOptions options);
+  ~ClientContext();
+  Transport transport;
+  S3Config s3;
+  // The object store serving `data_path` (opened once per root, cached).
+  Result<ObjectStore*> StoreFor(std::string_view data_path);
+
+  struct Stores;
+  std::unique_ptr<Stores> stores;
+};
+
+}  // namespace hoglake::client

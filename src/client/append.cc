@@ -60,11 +60,19 @@ struct OutputFile {
 };
 
 struct AppendPath {
-  using NextBatch = std::function<Result<std::optional<columnar::RecordBatch>>()>;
-
-  static Result<AppendResult> Run(Table& table, const columnar::Schema& data_schema,
-                                  const NextBatch& next, const AppendOptions& options) {
-    HOGLAKE_RETURN_IF_ERROR(CheckReservedNames(data_schema));
+  static Result<AppendResult> Run(Table& table, const Table::BatchSource& source,
+                                  const AppendOptions& options) {
+    // 1. The first batch is read (and its names checked) before any request.
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> first, source());
+    if (first) HOGLAKE_RETURN_IF_ERROR(CheckReservedNames(*first->schema));
+    auto next = [&]() -> Result<std::optional<columnar::RecordBatch>> {
+      if (first) {
+        std::optional<columnar::RecordBatch> batch = std::move(first);
+        first.reset();
+        return batch;
+      }
+      return source();
+    };
     if (options.unguarded && options.expected_table_uuid) {
       return Validation("expected_table_uuid and unguarded are mutually exclusive");
     }
@@ -283,15 +291,20 @@ struct AppendPath {
     HOGLAKE_ASSIGN_OR_RETURN(CommitResult committed, ParseCommitResult(receipt));
     result.snapshot_id = committed.snapshot_id;
     result.schema_version = committed.schema_version;
+    // Reads through a pinned handle see its own writes: the pin moves on.
+    if (table.ddl_snapshot_) table.ddl_snapshot_ = committed.snapshot_id;
     return result;
   }
 };
 
+Result<AppendResult> Table::Append(const BatchSource& next, const AppendOptions& options) {
+  return AppendPath::Run(*this, next, options);
+}
+
 Result<AppendResult> Table::Append(const columnar::RecordBatch& batch,
                                    const AppendOptions& options) {
   bool done = false;
-  return AppendPath::Run(
-      *this, *batch.schema,
+  return Append(
       [&]() -> Result<std::optional<columnar::RecordBatch>> {
         if (done) return std::optional<columnar::RecordBatch>();
         done = true;
@@ -302,10 +315,8 @@ Result<AppendResult> Table::Append(const columnar::RecordBatch& batch,
 
 Result<AppendResult> Table::Append(const std::vector<columnar::RecordBatch>& batches,
                                    const AppendOptions& options) {
-  if (batches.empty()) return Validation("append needs at least one batch");
   size_t next = 0;
-  return AppendPath::Run(
-      *this, *batches[0].schema,
+  return Append(
       [&]() -> Result<std::optional<columnar::RecordBatch>> {
         if (next == batches.size()) return std::optional<columnar::RecordBatch>();
         return std::optional<columnar::RecordBatch>(batches[next++]);
@@ -316,8 +327,7 @@ Result<AppendResult> Table::Append(const std::vector<columnar::RecordBatch>& bat
 Result<AppendResult> Table::Append(ArrowArrayStream* stream, const AppendOptions& options) {
   auto reader = columnar::CStreamReader::Open(stream);
   if (!reader.ok()) return Validation("the Arrow stream: ", reader.error().message);
-  return AppendPath::Run(
-      *this, *reader->schema(), [&]() { return reader->Next(); }, options);
+  return Append([&]() { return reader->Next(); }, options);
 }
 
 }  // namespace hoglake::client

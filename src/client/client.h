@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -131,7 +132,8 @@ class Table {
   // "ns.t"
   std::string qualified_name() const;
   // The DDL pin: the snapshot this handle's create/alter made (reads without
-  // travel pin to it); cleared by Drop.
+  // travel pin to it); moved forward by this handle's appends so that it
+  // reads its own writes; cleared by Drop.
   std::optional<int64_t> ddl_snapshot() const { return ddl_snapshot_; }
 
   // GET the table (a head read without travel refreshes this handle).
@@ -153,12 +155,17 @@ class Table {
   // The writer path: validate `batch` against the table's columns, write
   // Parquet with field ids (one file per partition tuple), upload under
   // `<data_path>/data/<ns>/<table>/`, register everything in one commit.
-  Result<AppendResult> Append(const columnar::RecordBatch& batch, const AppendOptions& options = {});
+  Result<AppendResult> Append(const columnar::RecordBatch& batch,
+                              const AppendOptions& options = {});
   // Several batches of one schema as one append (files split per partition).
   Result<AppendResult> Append(const std::vector<columnar::RecordBatch>& batches,
                               const AppendOptions& options = {});
   // Drains an Arrow C stream (which it releases) into one append.
   Result<AppendResult> Append(ArrowArrayStream* stream, const AppendOptions& options = {});
+  // Pulls batches until nullopt (or an error, which abandons the append) —
+  // one commit for all of them. The first batch is read before any request.
+  using BatchSource = std::function<Result<std::optional<columnar::RecordBatch>>()>;
+  Result<AppendResult> Append(const BatchSource& next, const AppendOptions& options = {});
 
  private:
   friend class Namespace;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string_view>
 
+#include "client/request_wire.h"
 #include "iceberg/arrow_mapping.h"
 
 namespace hoglake::client {
@@ -310,19 +311,13 @@ Result<columnar::SchemaPtr> WriterSchema(const std::vector<Column>& columns) {
   return columnar::SchemaPtr(schema);
 }
 
-Error ReservedNamesError(const std::vector<std::string>& paths) {
-  return Validation("column name(s) ", PyList(paths),
-                    " use the reserved prefix '_hog': names starting with it belong to "
-                    "hoglake's own physical columns (compaction's _hog_row_id); rename them");
-}
-
 Status CheckReservedNames(const columnar::Schema& schema) {
   std::vector<std::string> paths;
   for (const Field& field : schema.fields) {
     if (field.name.rfind("_hog", 0) == 0) paths.push_back(field.name);
     CollectReservedIn(*field.type, field.name, &paths);
   }
-  if (!paths.empty()) return ReservedNamesError(paths);
+  if (!paths.empty()) return wire::ReservedPrefixError(paths);
   return Status::Ok();
 }
 

@@ -45,8 +45,6 @@ Result<columnar::SchemaPtr> WriterSchema(const std::vector<Column>& columns);
 Result<columnar::RecordBatch> AlignBatch(const columnar::RecordBatch& batch,
                                          const columnar::SchemaPtr& target);
 
-// The reserved-prefix refusal for these dotted paths (server's phrase).
-Error ReservedNamesError(const std::vector<std::string>& paths);
 Status CheckReservedNames(const columnar::Schema& schema);
 
 // Every leaf of `columns` (variant excluded) for footer-stats extraction.

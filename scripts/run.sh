@@ -27,20 +27,26 @@ for _ in $(seq 1 600); do
 done
 url=$(cat "$ready")
 
-show() {  # METHOD PATH [BODY]
-  printf '\n$ %s %s %s\n' "$1" "$2" "${3:-}"
-  curl -sS -X "$1" "$url$2" ${3:+-H 'Content-Type: application/json' -d "$3"}
-  echo
+hl() {  # runs and shows one CLI command against the server
+  printf '\n$ hoglake %s\n' "$*"
+  "$hoglake" --url "$url" "$@"
 }
 
-log "demo: a catalog and a namespace over the REST contract"
-catalog="demo-$(date +%s)"
-show GET /healthz
-show POST /v1/catalogs "{\"name\":\"$catalog\",\"data_path\":\"file://$data_dir/lake/$catalog/\"}"
-show POST "/v1/catalogs/$catalog/namespaces" '{"name":"web"}'
-show GET "/v1/catalogs/$catalog"
-show GET "/v1/catalogs/$catalog/namespaces?snapshot=0"
-show GET "/v1/catalogs/$catalog/namespaces"
+log "demo: the pyhoglake quickstart through the hoglake CLI"
+catalog="demo$(date +%s)"
+table="$catalog.analytics.events"
+hl catalog create "$catalog"
+hl namespace create "$catalog.analytics"
+hl table create "$table" --column event_id:long:not-null --column team_id:int \
+  --column ts:timestamptz --column kind:string --column 'amount:decimal(10,2)' \
+  --column note:string --partition-by team_id --partition-by 'month(ts)'
+hl append "$table" "$HOGLAKE_ROOT/docs/examples/events.csv" --author demo --message "first load"
+hl files "$table"
+hl changes "$table" --from 0
+hl offset set etl "$table" head
+hl offset get etl "$table"
+hl snapshots "$catalog"
+hl table show "$table"
 
 log "demo: the columnar core — an Arrow IPC stream of every column type"
 "$hoglake" arrow demo "$data_dir/demo.arrows"

@@ -3,6 +3,8 @@
 // `context.exit_code` (0 ok, 1 failure) and write errors to stderr.
 #pragma once
 
+#include <string>
+
 namespace CLI {
 class App;
 }
@@ -11,6 +13,7 @@ namespace hoglake::cli {
 
 struct CommandContext {
   int exit_code = 0;
+  std::string url;  // --url: the server client commands talk to
 };
 
 // `hoglake serve`: the control plane.
@@ -19,5 +22,10 @@ void RegisterServeCommand(CLI::App& app, CommandContext& context);
 void RegisterArrowCommands(CLI::App& app, CommandContext& context);
 // `hoglake parquet …`: inspect Parquet footers and print rows.
 void RegisterParquetCommands(CLI::App& app, CommandContext& context);
+// catalog, namespace, table, view, snapshots, offset, expire, cleanup,
+// retention: the catalog through the SDK.
+void RegisterCatalogCommands(CLI::App& app, CommandContext& context);
+// append, files, scan, changes: data through the SDK.
+void RegisterDataCommands(CLI::App& app, CommandContext& context);
 
 }  // namespace hoglake::cli

@@ -15,11 +15,17 @@ int main(int argc, char** argv) {
       "hoglake"};
   app.set_version_flag("--version", std::string("hoglake ") + HOGLAKE_VERSION);
   app.require_subcommand(1);
+  app.fallthrough();  // --url may follow the subcommand
 
   hoglake::cli::CommandContext context;
+  app.add_option("--url", context.url,
+                 "the hoglake server for client commands (default $HOGLAKE_URL, else "
+                 "http://127.0.0.1:8080)");
   hoglake::cli::RegisterServeCommand(app, context);
   hoglake::cli::RegisterArrowCommands(app, context);
   hoglake::cli::RegisterParquetCommands(app, context);
+  hoglake::cli::RegisterCatalogCommands(app, context);
+  hoglake::cli::RegisterDataCommands(app, context);
 
   try {
     app.parse(argc, argv);

@@ -10,6 +10,7 @@
 // picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
 // HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
 // off), HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
+#include <filesystem>
 #include <CLI/CLI.hpp>
 
 #include <signal.h>
@@ -100,6 +101,14 @@ Status Serve(const ServeOptions& options) {
   context.metrics = &metrics;
   context.version = HOGLAKE_VERSION;
   if (const char* name = std::getenv("HOGLAKE_INSTANCE_NAME")) context.instance_name = name;
+  if (const char* root = std::getenv("HOGLAKE_DATA_ROOT"); root && *root) {
+    context.data_root = root;
+    if (context.data_root.back() != '/') context.data_root += '/';
+  } else if (options.database_url.empty()) {
+    std::error_code ec;
+    const auto dir = std::filesystem::absolute(options.data_dir, ec);
+    if (!ec) context.data_root = "file://" + dir.lexically_normal().string() + "/lake/";
+  }
   server::Router router;
   server::RegisterRoutes(router, context);
 

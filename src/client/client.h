@@ -122,6 +122,34 @@ struct AppendResult {
   std::vector<AppendedFile> files;
 };
 
+// One caller-written Parquet file for PrepareAppendFiles: uploaded byte for
+// byte, registered with the partition tuple the caller vouches for
+// (nullopt for an unpartitioned destination).
+struct PreparedFile {
+  std::string local_path;
+  std::optional<std::vector<std::optional<std::string>>> partition_values;
+};
+struct PrepareOptions {
+  std::string idempotency_key;  // a UUID; the payload's receipt key
+  // The incarnation the files were written for (default: the handle's).
+  std::optional<std::string> expected_table_uuid;
+  // When set, the destination's columns, partition spec and sort spec must
+  // still equal these ("prepared append destination layout changed").
+  std::optional<TableInfo> expected_table_info;
+  // Accept OPTIONAL Parquet fields for NOT NULL columns when every row
+  // group's statistics prove zero nulls (DuckDB writes every field OPTIONAL).
+  bool allow_optional_fields = false;
+  int concurrency = 0;  // parallel uploads; 0: min(files, 16)
+};
+// What PrepareAppendFiles did: the commit payload to persist and publish
+// with CommitPrepared (replay it verbatim on uncertainty), or on failure how
+// many uploads completed (their URIs, in input order; "" where none).
+struct PreparedAppend {
+  std::string payload_json;
+  int64_t read_snapshot = 0;
+  std::vector<std::string> uploaded_uris;
+};
+
 class Table {
  public:
   const TableInfo& info() const { return info_; }
@@ -162,6 +190,19 @@ class Table {
                               const AppendOptions& options = {});
   // Drains an Arrow C stream (which it releases) into one append.
   Result<AppendResult> Append(ArrowArrayStream* stream, const AppendOptions& options = {});
+  // Prepared commits (pyhoglake-writer §10): validates every file against
+  // the destination (schema and field ids, arity, rows, native VARIANT
+  // storage) before the first upload, uploads them under
+  // `<data_path>/data/<ns>/<table>/<idempotency_key>/<uuid>-<i>.parquet`,
+  // and returns the payload. On an upload failure the error is returned and
+  // `*uploaded` (when given) lists what landed.
+  Result<PreparedAppend> PrepareAppendFiles(const std::vector<PreparedFile>& files,
+                                            const PrepareOptions& options,
+                                            std::vector<std::string>* uploaded = nullptr);
+  // POST …/commit/prepared with a payload from PrepareAppendFiles (safe to
+  // replay: the idempotency key returns the stored receipt).
+  Result<CommitResult> CommitPrepared(std::string_view payload_json);
+
   // Pulls batches until nullopt (or an error, which abandons the append) —
   // one commit for all of them. The first batch is read before any request.
   using BatchSource = std::function<Result<std::optional<columnar::RecordBatch>>()>;

@@ -53,6 +53,7 @@ void RegisterRoot(Router& router, const ServerContext& ctx) {
     w.BeginObject();
     if (!ctx.instance_name.empty()) w.Field("name", std::string_view(ctx.instance_name));
     w.Field("version", std::string_view(ctx.version));
+    if (!ctx.data_root.empty()) w.Field("data_root", std::string_view(ctx.data_root));
     w.EndObject();
     return JsonOk(200, w);
   });

@@ -17,6 +17,9 @@ struct ServerContext {
   Metrics* metrics = nullptr;
   std::string version;
   std::string instance_name;  // HOGLAKE_INSTANCE_NAME; empty = omitted
+  // Where new catalogs' data should go, proposed in GET /v1/info as
+  // `data_root` (clients create `<data_root><catalog>/`); empty = omitted.
+  std::string data_root;
 };
 
 void RegisterRoutes(Router& router, const ServerContext& context);

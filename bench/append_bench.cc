@@ -1,0 +1,214 @@
+// append_bench: the SDK writer path (Table::Append) against the raw Parquet
+// writer on the same data in the same run.
+//
+//   append_bench [--quick] [--rows N] [--batch-rows N] [--hoglake PATH] [--url URL]
+//
+// Generates the 6-column events table in memory (not timed), then:
+//   raw     ParquetWriter writes each batch to its own local file;
+//   append  Table::Append commits each batch to a file:// catalog (one file
+//           and one commit per batch: validate, write, upload, stats, commit).
+// Prints one JSON line per measurement ({"scenario","metric","value","unit"
+// [,"ratio"]}); the append line's ratio is append rows/s ÷ raw rows/s. After
+// the load it checks that the table holds exactly the appended rows in one
+// file per batch, every file present with its recorded size, and exits
+// non-zero otherwise. Without --url it starts `hoglake serve` (embedded
+// PostgreSQL) on a temporary directory.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "client/client.h"
+#include "columnar/builder.h"
+#include "parquet/writer.h"
+
+namespace {
+
+using namespace hoglake;
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void Die(const std::string& message) {
+  std::cerr << "append_bench: " << message << "\n";
+  std::exit(1);
+}
+
+double Seconds(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void Emit(const std::string& metric, double value, const std::string& unit, double ratio = -1) {
+  std::printf("{\"scenario\":\"writer_path\",\"metric\":\"%s\",\"value\":%.1f,\"unit\":\"%s\"",
+              metric.c_str(), value, unit.c_str());
+  if (ratio >= 0) std::printf(",\"ratio\":%.3f", ratio);
+  std::printf("}\n");
+  std::fflush(stdout);
+}
+
+columnar::RecordBatch EventsBatch(int64_t first, int64_t rows) {
+  using namespace columnar;
+  static const SchemaPtr schema = std::make_shared<Schema>(
+      Schema{{{"id", Int64(), true, {}},
+              {"team_id", Int64(), true, {}},
+              {"ts", Timestamp(TimeUnit::kMicro), true, {}},
+              {"event", Utf8(), true, {}},
+              {"distinct_id", Utf8(), true, {}},
+              {"value", Float64(), true, {}}},
+             {}});
+  Int64Builder id, team;
+  TimestampBuilder ts(Timestamp(TimeUnit::kMicro));
+  StringBuilder event, distinct;
+  Float64Builder value;
+  char text[32];
+  for (int64_t i = first; i < first + rows; ++i) {
+    id.Append(i);
+    team.Append((i * 31) % 1000);
+    ts.Append(1700000000000000 + i * 1000);
+    int n = std::snprintf(text, sizeof(text), "event_%lld", static_cast<long long>((i * 13) % 50));
+    event.Append(std::string_view(text, static_cast<size_t>(n)));
+    n = std::snprintf(text, sizeof(text), "user_%lld",
+                      static_cast<long long>((i * 2654435761LL) % 1000003));
+    distinct.Append(std::string_view(text, static_cast<size_t>(n)));
+    value.Append(static_cast<double>((i * 37) % 100000) / 100.0);
+  }
+  std::vector<ArrayPtr> columns;
+  for (ArrayBuilder* b : std::initializer_list<ArrayBuilder*>{&id, &team, &ts, &event, &distinct, &value}) {
+    columns.push_back(*b->Finish());
+  }
+  return *MakeRecordBatch(schema, std::move(columns));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int64_t rows = 10'000'000, batch_rows = 100'000;
+  std::string hoglake_bin = "build/src/cli/hoglake", url;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) Die(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--quick") {
+      rows = 1'000'000;
+    } else if (arg == "--rows") {
+      rows = std::stoll(value());
+    } else if (arg == "--batch-rows") {
+      batch_rows = std::stoll(value());
+    } else if (arg == "--hoglake") {
+      hoglake_bin = value();
+    } else if (arg == "--url") {
+      url = value();
+    } else {
+      Die("unknown argument " + arg);
+    }
+  }
+
+  char pattern[] = "/tmp/hoglake-append-bench-XXXXXX";
+  if (!mkdtemp(pattern)) Die("mkdtemp failed");
+  const std::string dir = pattern;
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all |
+                                        std::filesystem::perms::group_exec |
+                                        std::filesystem::perms::others_exec);
+  pid_t server = -1;
+  if (url.empty()) {
+    const std::string ready = dir + "/ready";
+    server = fork();
+    if (server == 0) {
+      std::freopen((dir + "/server.log").c_str(), "w", stderr);
+      execl(hoglake_bin.c_str(), hoglake_bin.c_str(), "serve", "--data-dir", (dir + "/server").c_str(),
+            "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    const auto deadline = Clock::now() + std::chrono::seconds(120);
+    while (!std::filesystem::exists(ready)) {
+      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server) {
+        Die("server did not start (see " + dir + "/server.log)");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::ifstream in(ready);
+    in >> url;
+  }
+  auto stop = [&] {
+    if (server > 0) {
+      kill(server, SIGTERM);
+      waitpid(server, nullptr, 0);
+    }
+  };
+
+  std::vector<columnar::RecordBatch> batches;
+  for (int64_t first = 0; first < rows; first += batch_rows) {
+    batches.push_back(EventsBatch(first, std::min(batch_rows, rows - first)));
+  }
+
+  // Reference: the raw writer, one local file per batch (after an untimed
+  // warm-up pass over a few batches, so neither side pays first-touch costs).
+  std::filesystem::create_directories(dir + "/raw");
+  for (size_t i = 0; i < std::min<size_t>(5, batches.size()); ++i) {
+    auto writer = parquet::ParquetWriter::OpenFile(dir + "/raw/warm.parquet", batches[i].schema);
+    if (!writer.ok() || !(*writer)->WriteBatch(batches[i]).ok() || !(*writer)->Close().ok()) {
+      Die("raw write failed");
+    }
+  }
+  const auto raw_start = Clock::now();
+  for (size_t i = 0; i < batches.size(); ++i) {
+    auto writer = parquet::ParquetWriter::OpenFile(dir + "/raw/" + std::to_string(i) + ".parquet",
+                                                   batches[i].schema);
+    if (!writer.ok() || !(*writer)->WriteBatch(batches[i]).ok() || !(*writer)->Close().ok()) {
+      Die("raw write failed");
+    }
+  }
+  const double raw_rate = static_cast<double>(rows) / Seconds(raw_start);
+  Emit("raw_parquet_rows_per_second", raw_rate, "rows/s");
+
+  client::HoglakeClient client(url);
+  const std::string catalog_name = "bench" + std::to_string(getpid());
+  auto catalog = client.CreateCatalog(catalog_name, "file://" + dir + "/lake/");
+  if (!catalog.ok()) Die(catalog.status().ToString());
+  auto ns = catalog->CreateNamespace("bench");
+  if (!ns.ok()) Die(ns.status().ToString());
+  auto columns = client::ColumnDefsFromSchema(*batches[0].schema);
+  if (!columns.ok()) Die(columns.status().ToString());
+  auto table = ns->CreateTable("events", *columns);
+  if (!table.ok()) Die(table.status().ToString());
+
+  const auto append_start = Clock::now();
+  for (const auto& batch : batches) {
+    auto appended = table->Append(batch);
+    if (!appended.ok()) Die(appended.status().ToString());
+  }
+  const double append_rate = static_cast<double>(rows) / Seconds(append_start);
+  Emit("append_rows_per_second", append_rate, "rows/s", append_rate / raw_rate);
+
+  // Invariants: one file per batch, every row there, every object present.
+  auto fresh = ns->GetTable("events");
+  auto files = fresh.ok() ? fresh->Files() : decltype(fresh->Files())(fresh.error());
+  if (!files.ok()) Die(files.status().ToString());
+  int64_t total = 0, next_row_id = 0;
+  for (const auto& file : *files) {
+    total += file.record_count;
+    if (file.row_id_start != next_row_id) Die("row ids do not tile the table");
+    next_row_id += file.record_count;
+    const std::string local = file.path.substr(std::string("file://").size());
+    std::error_code ec;
+    if (std::filesystem::file_size(local, ec) != static_cast<uintmax_t>(file.file_size_bytes) || ec) {
+      Die("object missing or of the wrong size: " + file.path);
+    }
+    if (file.stats_state != "provided") Die("file without stats: " + file.path);
+  }
+  if (files->size() != batches.size() || total != rows) {
+    Die("the table holds " + std::to_string(total) + " rows in " + std::to_string(files->size()) +
+        " files; expected " + std::to_string(rows) + " in " + std::to_string(batches.size()));
+  }
+  stop();
+  std::filesystem::remove_all(dir);
+  return 0;
+}

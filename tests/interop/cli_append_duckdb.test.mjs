@@ -154,3 +154,26 @@ test('usage mistakes exit 2', () => {
   assert.equal(result.status, 2, result.stderr);
   assert.match(result.stderr, /catalog\.namespace\.name/);
 });
+
+test('table create takes nested column types and infers columns from a CSV', () => {
+  cli('table', 'create', 'lake.analytics.nested', '-c', 'id:long:not-null', '-c', 'tags:list<string>',
+      '-c', 'addr:struct<city:string,zip:int>', '-c', 'props:map<string,long>',
+      '-c', 'price:decimal(12,3)');
+  const nested = JSON.parse(cli('table', 'show', 'lake.analytics.nested', '--json'));
+  const byName = Object.fromEntries(nested.columns.map((c) => [c.name, c]));
+  assert.equal(byName.id.nullable, false);
+  assert.equal(byName.tags.type, 'list');
+  assert.equal(byName.tags.children[0].name, 'element');
+  assert.deepEqual(byName.addr.children.map((c) => [c.name, c.type]), [['city', 'string'], ['zip', 'int']]);
+  assert.deepEqual(byName.props.children.map((c) => c.name), ['key', 'value']);
+  assert.deepEqual(byName.price.type_params, { precision: 12, scale: 3 });
+
+  cli('table', 'create', 'lake.analytics.inferred', '--from', csvPath);
+  const inferred = JSON.parse(cli('table', 'show', 'lake.analytics.inferred', '--json'));
+  assert.deepEqual(inferred.columns.map((c) => [c.name, c.type]),
+                   [['event_id', 'long'], ['team_id', 'long'], ['ts', 'timestamptz'],
+                    ['kind', 'string'], ['amount', 'double'], ['note', 'string']]);
+  const bad = cliResult('table', 'create', 'lake.analytics.bad', '-c', 'x:decimal');
+  assert.equal(bad.status, 2, bad.stderr);
+  assert.match(bad.stderr, /decimal\(P,S\)/);
+});

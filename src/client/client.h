@@ -142,8 +142,8 @@ struct PrepareOptions {
   int concurrency = 0;  // parallel uploads; 0: min(files, 16)
 };
 // What PrepareAppendFiles did: the commit payload to persist and publish
-// with CommitPrepared (replay it verbatim on uncertainty), or on failure how
-// many uploads completed (their URIs, in input order; "" where none).
+// with CommitPrepared (replay it verbatim on uncertainty), its conflict
+// basis, and the URIs it uploaded (input order).
 struct PreparedAppend {
   std::string payload_json;
   int64_t read_snapshot = 0;
@@ -195,7 +195,8 @@ class Table {
   // storage) before the first upload, uploads them under
   // `<data_path>/data/<ns>/<table>/<idempotency_key>/<uuid>-<i>.parquet`,
   // and returns the payload. On an upload failure the error is returned and
-  // `*uploaded` (when given) lists what landed.
+  // `*uploaded` (when given) lists the URIs that landed, in input order —
+  // sweep those by URI, never by prefix.
   Result<PreparedAppend> PrepareAppendFiles(const std::vector<PreparedFile>& files,
                                             const PrepareOptions& options,
                                             std::vector<std::string>* uploaded = nullptr);

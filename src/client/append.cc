@@ -104,7 +104,10 @@ struct AppendPath {
       return Validation("append supports Parquet tables only; table format is '", format->second,
                         "'");
     }
-    if (fresh.table_uuid == table.table_uuid()) table.info_ = fresh;
+    if (fresh.table_uuid == table.table_uuid()) {
+      table.info_ = fresh;
+      table.SeedWriterCache(fresh);  // a head read: prepared commits may reuse it
+    }
 
     HOGLAKE_ASSIGN_OR_RETURN(columnar::SchemaPtr writer_schema, WriterSchema(fresh.columns));
     HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, table.context_->StoreFor(table.data_path_));

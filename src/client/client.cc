@@ -59,10 +59,26 @@ struct ClientContext::Stores {
   std::unordered_map<std::string, std::unique_ptr<ObjectStore>> by_root;
 };
 
+struct ClientContext::Retentions {
+  struct Entry {
+    std::optional<int64_t> seconds;
+    bool assumed = false;  // the options were unreadable: 1800 s until a retry
+    std::chrono::steady_clock::time_point read_at;
+  };
+  std::mutex mu;
+  std::unordered_map<std::string, Entry> by_catalog;
+};
+
+namespace {
+constexpr int64_t kAssumedRetentionSeconds = 1800;
+constexpr auto kRetentionRetry = std::chrono::seconds(60);
+}  // namespace
+
 ClientContext::ClientContext(std::string base_url, S3Config s3_config, ClientOptions options)
     : transport(std::move(base_url), std::move(options)),
       s3(std::move(s3_config)),
-      stores(new Stores) {}
+      stores(new Stores),
+      retentions(new Retentions) {}
 
 ClientContext::~ClientContext() = default;
 
@@ -105,6 +121,37 @@ Result<Catalog> HoglakeClient::GetCatalog(std::string_view name) {
 
 Result<std::vector<CatalogInfo>> HoglakeClient::ListCatalogs() {
   return wire::Call(*context_, Get("/catalogs"), ParseCatalogInfos);
+}
+
+std::optional<int64_t> ClientContext::WriterRetention(const std::string& catalog) {
+  const auto at = now();
+  {
+    std::lock_guard<std::mutex> lock(retentions->mu);
+    auto it = retentions->by_catalog.find(catalog);
+    if (it != retentions->by_catalog.end() &&
+        (!it->second.assumed || at - it->second.read_at < kRetentionRetry)) {
+      return it->second.seconds;
+    }
+  }
+  // Read outside the lock: two threads may both read once; the last wins.
+  Retentions::Entry entry;
+  entry.read_at = at;
+  Result<CatalogOptions> options = wire::Call(
+      *this, Get("/catalogs/" + EncodeSegment(catalog) + "/options"), ParseCatalogOptions);
+  if (options.ok()) {
+    entry.seconds = options->snapshot_retention_seconds;
+  } else {
+    entry.seconds = kAssumedRetentionSeconds;
+    entry.assumed = true;
+  }
+  std::lock_guard<std::mutex> lock(retentions->mu);
+  retentions->by_catalog[catalog] = entry;
+  return entry.seconds;
+}
+
+void ClientContext::ForgetRetention(const std::string& catalog) {
+  std::lock_guard<std::mutex> lock(retentions->mu);
+  retentions->by_catalog.erase(catalog);
 }
 
 // ---- Catalog -----------------------------------------------------------------------
@@ -173,8 +220,10 @@ Result<CatalogOptions> Catalog::SetRetention(std::optional<int64_t> seconds,
   }
   if (consumer_floor) w.Field("consumer_floor", *consumer_floor);
   w.EndObject();
-  return wire::Call(*context_, WithBody(HttpMethod::kPatch, Route() + "/options", w.Take()),
-                    ParseCatalogOptions);
+  Result<CatalogOptions> result = wire::Call(
+      *context_, WithBody(HttpMethod::kPatch, Route() + "/options", w.Take()), ParseCatalogOptions);
+  context_->ForgetRetention(info_.name);
+  return result;
 }
 
 Result<ExpiryResult> Catalog::Expire(std::optional<int64_t> batch) {
@@ -290,7 +339,9 @@ Result<Table> Namespace::GetTable(std::string_view name) {
   HOGLAKE_ASSIGN_OR_RETURN(
       TableInfo info,
       wire::Call(*context_, Get(Route() + "/tables/" + EncodeSegment(name)), ParseTableInfo));
-  return Table(context_, catalog_, data_path_, std::move(info));
+  Table table(context_, catalog_, data_path_, std::move(info));
+  table.SeedWriterCache(table.info());
+  return table;
 }
 
 Result<std::vector<TableSummary>> Namespace::ListTables(const TimeTravel& travel) {

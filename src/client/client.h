@@ -17,6 +17,7 @@
 // parameters given twice) happens before any request or upload.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -149,6 +150,13 @@ struct PreparedAppend {
   int64_t read_snapshot = 0;
   std::vector<std::string> uploaded_uris;
 };
+// One group for PrepareAppendTables: rows the caller vouches belong to one
+// partition tuple (nullopt for an unpartitioned destination), written as
+// one Parquet file.
+struct PreparedBatches {
+  std::vector<columnar::RecordBatch> batches;
+  std::optional<std::vector<std::optional<std::string>>> partition_values;
+};
 
 class Table {
  public:
@@ -200,9 +208,37 @@ class Table {
   Result<PreparedAppend> PrepareAppendFiles(const std::vector<PreparedFile>& files,
                                             const PrepareOptions& options,
                                             std::vector<std::string>* uploaded = nullptr);
+  // PrepareAppendFiles for in-memory rows (pyhoglake prepare_append_tables):
+  // each group is aligned to the table (AlignBatch, as Append) and encoded
+  // to an in-memory Parquet buffer (no temp file), then validated,
+  // registered and uploaded exactly as a file would be — the registrations
+  // equal PrepareAppendFiles' for the same rows except `path`. A
+  // destination with a variant column is refused before any upload
+  // ("cannot prepare Arrow tables for a destination with variant columns:
+  // …"). Every group is encoded before the first upload (all buffers are
+  // held in memory). `*uploaded` as PrepareAppendFiles.
+  Result<PreparedAppend> PrepareAppendTables(const std::vector<PreparedBatches>& groups,
+                                             const PrepareOptions& options,
+                                             std::vector<std::string>* uploaded = nullptr);
   // POST …/commit/prepared with a payload from PrepareAppendFiles (safe to
-  // replay: the idempotency key returns the stored receipt).
+  // replay: the idempotency key returns the stored receipt). On an error
+  // the writer cache is dropped when the error is RePrepare(), or when it
+  // is not Retryable() and the payload's read_snapshot is the cached one; a
+  // 410 also forgets the catalog's cached retention.
   Result<CommitResult> CommitPrepared(std::string_view payload_json);
+
+  // The writer cache (pyhoglake-writer §8.4): the read_snapshot_id and
+  // steady-clock time of this handle's last head read (GetTable, Info()
+  // without travel, a prepare pre-flight, an Alter receipt; none when the
+  // server sent no read_snapshot_id). While younger than half the
+  // catalog's snapshot_retention_seconds a prepare without
+  // expected_table_info makes no GET and uses it as the payload's
+  // read_snapshot. Invalidate() drops it (the next prepare reads the head
+  // and the table again).
+  void Invalidate() { writer_cache_.reset(); }
+  std::optional<int64_t> cached_read_snapshot() const {
+    return writer_cache_ ? std::optional<int64_t>(writer_cache_->read_snapshot) : std::nullopt;
+  }
 
   // Pulls batches until nullopt (or an error, which abandons the append) —
   // one commit for all of them. The first batch is read before any request.
@@ -213,15 +249,26 @@ class Table {
   friend class Namespace;
   friend class Catalog;
   friend struct AppendPath;
+  friend struct PreparePath;
   Table(std::shared_ptr<ClientContext> context, std::string catalog, std::string data_path,
         TableInfo info);
   std::string Route() const;  // "/catalogs/c/namespaces/n/tables/t", encoded
+  // Seeds the writer cache from a head read of this table (resets it when
+  // the read carries no read_snapshot_id).
+  void SeedWriterCache(const TableInfo& head);
+
+  struct WriterCache {
+    int64_t read_snapshot = 0;
+    std::chrono::steady_clock::time_point read_at;
+    std::string table_uuid;
+  };
 
   std::shared_ptr<ClientContext> context_;
   std::string catalog_;
   std::string data_path_;
   TableInfo info_;
   std::optional<int64_t> ddl_snapshot_;
+  std::optional<WriterCache> writer_cache_;
 };
 
 class View {
@@ -316,6 +363,7 @@ class Catalog {
 
   Result<CatalogOptions> Options();
   // seconds: nullopt disables expiry; consumer_floor: nullopt leaves it.
+  // Also forgets the retention the writer cache read for this catalog.
   Result<CatalogOptions> SetRetention(std::optional<int64_t> seconds,
                                       std::optional<bool> consumer_floor = {});
   Result<ExpiryResult> Expire(std::optional<int64_t> batch = {});
@@ -368,8 +416,23 @@ struct ClientContext {
   // The object store serving `data_path` (opened once per root, cached).
   Result<ObjectStore*> StoreFor(std::string_view data_path);
 
+  // The writer cache's clock (tests may replace it before any handle uses
+  // it; not synchronized).
+  std::function<std::chrono::steady_clock::time_point()> now = [] {
+    return std::chrono::steady_clock::now();
+  };
+  // The snapshot_retention_seconds of `catalog` for the writer cache
+  // (§8.4): read once via GET /catalogs/{c}/options and cached per catalog
+  // name; nullopt = no retention (infinite). When the options cannot be
+  // read it answers 1800 and retries the read at most once per 60 s.
+  std::optional<int64_t> WriterRetention(const std::string& catalog);
+  // Forgets the cached retention of `catalog` (SetRetention, a commit 410).
+  void ForgetRetention(const std::string& catalog);
+
   struct Stores;
   std::unique_ptr<Stores> stores;
+  struct Retentions;
+  std::unique_ptr<Retentions> retentions;
 };
 
 }  // namespace hoglake::client

@@ -7,6 +7,10 @@
 // Drop() clears it. Info() without travel adopts the response into info_
 // (the pin is kept). Alter adopts its receipt (name included, so a
 // rename_table moves the handle) and replaces the pin.
+//
+// The writer cache (client.h, §8.4) is seeded by Info() without travel and
+// by the Alter receipt (reset when either lacks read_snapshot_id), and
+// dropped by Drop(). The prepared path that reads it is prepare.cc.
 #include "client/client.h"
 #include "client/request_wire.h"
 
@@ -32,6 +36,14 @@ Table::Table(std::shared_ptr<ClientContext> context, std::string catalog, std::s
       data_path_(std::move(data_path)),
       info_(std::move(info)) {}
 
+void Table::SeedWriterCache(const TableInfo& head) {
+  if (!head.read_snapshot_id) {
+    writer_cache_.reset();
+    return;
+  }
+  writer_cache_ = WriterCache{*head.read_snapshot_id, context_->now(), head.table_uuid};
+}
+
 std::string Table::qualified_name() const { return info_.namespace_name + "." + info_.name; }
 
 std::string Table::Route() const {
@@ -45,7 +57,10 @@ Result<TableInfo> Table::Info(const TimeTravel& travel, bool totals) {
   if (!totals) query.emplace_back("totals", "false");
   HOGLAKE_ASSIGN_OR_RETURN(TableInfo info,
                            wire::Call(*context_, Get(Route(), std::move(query)), ParseTableInfo));
-  if (!HasTravel(travel)) info_ = info;
+  if (!HasTravel(travel)) {
+    info_ = info;
+    SeedWriterCache(info);
+  }
   return info;
 }
 
@@ -105,6 +120,7 @@ Result<TableInfo> Table::Alter(const std::vector<AlterOp>& ops) {
   call.retry = RetryPolicy::kUnsafe;
   HOGLAKE_ASSIGN_OR_RETURN(TableInfo info, wire::Call(*context_, call, ParseTableInfo));
   info_ = info;
+  SeedWriterCache(info);
   if (info.snapshot_id) ddl_snapshot_ = info.snapshot_id;
   return info;
 }
@@ -115,6 +131,7 @@ Result<CommitResult> Table::Drop() {
   call.path = Route();
   HOGLAKE_ASSIGN_OR_RETURN(CommitResult result, wire::Call(*context_, call, ParseCommitResult));
   ddl_snapshot_.reset();
+  writer_cache_.reset();
   return result;
 }
 

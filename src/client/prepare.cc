@@ -2,11 +2,14 @@
 // path (pyhoglake-writer §10, §11.1, §11.3):
 //
 //   1. the idempotency key must be a UUID, the concurrency ≥ 0 (kValidation);
-//   2. GET /catalogs/{c} (the head) first, then GET …/tables/{t}?totals=false:
-//      the incarnation guard (a different table_uuid → kTableRecreated) and,
-//      with expected_table_info, the layout check ("prepared append
-//      destination layout changed"); the fresh read is adopted only when its
-//      uuid is the handle's; the basis is its read_snapshot_id, else the head;
+//   2. the writer cache (§8.4) when usable — no GET, its uuid must be the
+//      expected one, its snapshot is the basis — else GET /catalogs/{c} (the
+//      head) first, then GET …/tables/{t}?totals=false: the incarnation
+//      guard (a different table_uuid → kTableRecreated) and, with
+//      expected_table_info (which always reads), the layout check
+//      ("prepared append destination layout changed"); the fresh read is
+//      adopted (and re-seeds the cache) only when its uuid is the handle's;
+//      the basis is its read_snapshot_id, else the head;
 //   3. per file, in input order: the footer checks (prepare_schema_check.h),
 //      partition arity, rows > 0, its URI and its registration (column stats
 //      from the footer);
@@ -20,8 +23,12 @@
 // Nothing is uploaded unless every file passed step 3, so a validation
 // failure leaves `*uploaded` empty. A failed upload returns its error with
 // `*uploaded` holding the URIs that landed (input order, no gaps).
+// Steps 1–2 and 3–6 are PreparePath (prepare_path.h), shared with
+// PrepareAppendTables (prepare_tables.cc); CommitPrepared drops the writer
+// cache on the errors client.h lists.
 #include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -30,6 +37,8 @@
 #include <vector>
 
 #include "client/client.h"
+#include "client/json_raw.h"
+#include "client/prepare_path.h"
 #include "client/prepare_schema_check.h"
 #include "client/writer_schema.h"
 #include "common/json_writer.h"
@@ -44,14 +53,29 @@ constexpr int64_t kChunkBytes = int64_t{8} << 20;
 constexpr int kDefaultConcurrency = 16;
 
 struct Upload {
-  std::string local_path;
+  std::string local_path;  // empty: upload `*bytes`
+  const std::string* bytes = nullptr;
   std::string uri;
   int64_t size = 0;
 };
 
-// Streams the local file to `uri`; refuses a file whose size is not the one
-// validated.
+Status UploadBytes(ObjectStore* store, const Upload& upload) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectWriter> writer, store->OpenWriter(upload.uri));
+  const std::string_view bytes(*upload.bytes);
+  for (size_t done = 0; done < bytes.size(); done += static_cast<size_t>(kChunkBytes)) {
+    if (Status appended = writer->Append(bytes.substr(done, static_cast<size_t>(kChunkBytes)));
+        !appended.ok()) {
+      (void)writer->Abort();
+      return appended;
+    }
+  }
+  return writer->Commit();
+}
+
+// Streams the local file (or the bytes) to `uri`; refuses a file whose size
+// is not the one validated.
 Status UploadOne(ObjectStore* store, const Upload& upload) {
+  if (upload.local_path.empty()) return UploadBytes(store, upload);
   std::ifstream in(upload.local_path, std::ios::binary);
   if (!in) return IoError("cannot open prepared file ", upload.local_path);
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectWriter> writer, store->OpenWriter(upload.uri));
@@ -126,61 +150,88 @@ Error Recreated(const std::string& qualified, const std::string& expected,
 
 }  // namespace
 
-Result<PreparedAppend> Table::PrepareAppendFiles(const std::vector<PreparedFile>& files,
-                                                 const PrepareOptions& options,
-                                                 std::vector<std::string>* uploaded) {
-  if (uploaded) uploaded->clear();
-  // 1. Caller input.
+Result<PrepareTarget> PreparePath::Resolve(Table& table, const PrepareOptions& options) {
   auto key_bytes = ParseUuid(options.idempotency_key);
   if (!key_bytes.ok()) {
     return Validation("idempotency_key must be a UUID: ", key_bytes.error().message);
   }
-  const std::string key = FormatUuid(*key_bytes);
   if (options.concurrency < 0) {
     return Validation("upload concurrency must be a positive integer (0: the default), got ",
                       options.concurrency);
   }
-  const std::string expected_uuid = options.expected_table_uuid.value_or(table_uuid());
-  const std::string qualified = qualified_name();
+  PrepareTarget target;
+  target.key = FormatUuid(*key_bytes);
+  target.expected_uuid = options.expected_table_uuid.value_or(table.table_uuid());
+  const std::string qualified = table.qualified_name();
+  auto parquet_only = [](const TableInfo& info) -> Status {
+    if (auto format = info.properties.find("write.format.default");
+        format != info.properties.end() && format->second != "parquet") {
+      return Validation("prepared appends support Parquet tables only; table format is '",
+                        format->second, "'");
+    }
+    return Status::Ok();
+  };
 
-  // 2. The head, then the table: identity, layout, basis.
+  // The writer cache (§8.4): no GET while it is younger than half the
+  // retention; expected_table_info always reads.
+  if (!options.expected_table_info && table.writer_cache_) {
+    const std::optional<int64_t> retention = table.context_->WriterRetention(table.catalog_);
+    const Table::WriterCache& cache = *table.writer_cache_;
+    const double age = std::chrono::duration<double>(table.context_->now() - cache.read_at).count();
+    if (!retention || 2 * age < static_cast<double>(*retention)) {
+      if (cache.table_uuid != target.expected_uuid) {
+        return Recreated(qualified, target.expected_uuid, cache.table_uuid);
+      }
+      HOGLAKE_RETURN_IF_ERROR(parquet_only(table.info_));
+      target.table = table.info_;
+      target.read_snapshot = cache.read_snapshot;
+      return target;
+    }
+  }
+
+  // The head, then the table: identity, layout, basis.
   HttpCall head_call;
-  head_call.path = "/catalogs/" + EncodeSegment(catalog_);
-  HOGLAKE_ASSIGN_OR_RETURN(std::string head_body, context_->transport.Send(head_call));
+  head_call.path = "/catalogs/" + EncodeSegment(table.catalog_);
+  HOGLAKE_ASSIGN_OR_RETURN(std::string head_body, table.context_->transport.Send(head_call));
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo head, ParseCatalogInfo(head_body));
   HttpCall table_call;
-  table_call.path = Route();
+  table_call.path = table.Route();
   table_call.query = {{"totals", "false"}};
-  HOGLAKE_ASSIGN_OR_RETURN(std::string table_body, context_->transport.Send(table_call));
+  HOGLAKE_ASSIGN_OR_RETURN(std::string table_body, table.context_->transport.Send(table_call));
   HOGLAKE_ASSIGN_OR_RETURN(TableInfo fresh, ParseTableInfo(table_body));
-  if (fresh.table_uuid != expected_uuid) {
-    return Recreated(qualified, expected_uuid, fresh.table_uuid);
+  if (fresh.table_uuid != target.expected_uuid) {
+    return Recreated(qualified, target.expected_uuid, fresh.table_uuid);
   }
-  if (fresh.table_uuid == table_uuid()) info_ = fresh;
+  if (fresh.table_uuid == table.table_uuid()) {
+    table.info_ = fresh;
+    table.SeedWriterCache(fresh);
+  }
   if (options.expected_table_info && !SameLayout(*options.expected_table_info, fresh)) {
     return Validation("prepared append destination layout changed");
   }
-  if (auto format = fresh.properties.find("write.format.default");
-      format != fresh.properties.end() && format->second != "parquet") {
-    return Validation("prepared appends support Parquet tables only; table format is '",
-                      format->second, "'");
-  }
-  const int64_t read_snapshot = fresh.read_snapshot_id.value_or(head.head_snapshot_id);
+  HOGLAKE_RETURN_IF_ERROR(parquet_only(fresh));
+  target.read_snapshot = fresh.read_snapshot_id.value_or(head.head_snapshot_id);
+  target.table = std::move(fresh);
+  return target;
+}
 
-  // 3. Every file, before any upload.
-  HOGLAKE_ASSIGN_OR_RETURN(columnar::SchemaPtr expected, PreparedExpectedSchema(fresh.columns));
+Result<PreparedAppend> PreparePath::RegisterAndUpload(
+    Table& table, const PrepareTarget& target, size_t count,
+    const std::function<Result<PreparedSource>(size_t)>& describe, const PrepareOptions& options,
+    std::vector<std::string>* uploaded) {
+  const TableInfo& fresh = target.table;
   const std::vector<parquet::StatsColumn> stats_columns = StatsColumnsFor(fresh.columns);
   const size_t arity = fresh.partitioned() ? fresh.partition_spec->fields.size() : 0;
-  std::string prefix = data_path_;
+  std::string prefix = table.data_path_;
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
-  prefix += StrCat("/data/", fresh.namespace_name, "/", fresh.name, "/", key, "/");
+  prefix += StrCat("/data/", fresh.namespace_name, "/", fresh.name, "/", target.key, "/");
 
   JsonWriter payload;
   payload.BeginObject();
   payload.Key("idempotency_key");
-  payload.String(key);
+  payload.String(target.key);
   payload.Key("read_snapshot");
-  payload.Int(read_snapshot);
+  payload.Int(target.read_snapshot);
   payload.Key("appends");
   payload.BeginArray();
   payload.BeginObject();
@@ -189,40 +240,39 @@ Result<PreparedAppend> Table::PrepareAppendFiles(const std::vector<PreparedFile>
   payload.Key("table");
   payload.String(fresh.name);
   payload.Key("expected_table_uuid");
-  payload.String(expected_uuid);
+  payload.String(target.expected_uuid);
   payload.Key("files");
   payload.BeginArray();
+  std::vector<PreparedSource> sources;
+  sources.reserve(count);
   std::vector<Upload> uploads;
-  for (size_t index = 0; index < files.size(); ++index) {
-    const PreparedFile& file = files[index];
-    HOGLAKE_ASSIGN_OR_RETURN(PreparedFileFacts facts, DescribePreparedFile(file.local_path));
-    HOGLAKE_RETURN_IF_ERROR(
-        CheckPreparedFile(facts, fresh.columns, *expected, options.allow_optional_fields));
-    const bool arity_ok = arity ? (file.partition_values && file.partition_values->size() == arity)
-                                : !file.partition_values.has_value();
+  for (size_t index = 0; index < count; ++index) {
+    HOGLAKE_ASSIGN_OR_RETURN(PreparedSource source, describe(index));
+    const bool arity_ok =
+        arity ? (source.partition_values && source.partition_values->size() == arity)
+              : !source.partition_values.has_value();
     if (!arity_ok) return Validation("prepared file partition arity differs from destination");
-    if (facts.num_rows <= 0) return Validation("prepared file must contain rows");
-    auto stats = parquet::ExtractColumnStats(facts.metadata, stats_columns);
+    if (source.num_rows <= 0) return Validation("prepared file must contain rows");
+    auto stats = parquet::ExtractColumnStats(source.metadata, stats_columns);
     if (!stats.ok()) {
-      return Validation("prepared file ", file.local_path, ": ", stats.error().message);
+      return Validation("prepared file ", source.label, ": ", stats.error().message);
     }
-    Upload upload{file.local_path, StrCat(prefix, NewUuid(), "-", index, ".parquet"),
-                  facts.file_size};
+    const std::string uri = StrCat(prefix, NewUuid(), "-", index, ".parquet");
     payload.BeginObject();
     payload.Key("path");
-    payload.String(upload.uri);
+    payload.String(uri);
     payload.Key("record_count");
-    payload.Int(facts.num_rows);
+    payload.Int(source.num_rows);
     payload.Key("file_size_bytes");
-    payload.Int(facts.file_size);
+    payload.Int(source.file_size);
     payload.Key("footer_size");
-    payload.Int(facts.footer_size);
+    payload.Int(source.footer_size);
     payload.Key("column_stats");
     parquet::AppendColumnStatsJson(*stats, &payload);
-    if (file.partition_values) {
+    if (source.partition_values) {
       payload.Key("partition_values");
       payload.BeginArray();
-      for (const auto& value : *file.partition_values) {
+      for (const auto& value : *source.partition_values) {
         if (value) {
           payload.String(*value);
         } else {
@@ -232,7 +282,9 @@ Result<PreparedAppend> Table::PrepareAppendFiles(const std::vector<PreparedFile>
       payload.EndArray();
     }
     payload.EndObject();
-    uploads.push_back(std::move(upload));
+    uploads.push_back(Upload{source.local_path, nullptr, uri, source.file_size});
+    source.metadata = {};  // only the bytes are needed from here on
+    sources.push_back(std::move(source));
   }
   payload.EndArray();
   payload.EndObject();
@@ -240,9 +292,12 @@ Result<PreparedAppend> Table::PrepareAppendFiles(const std::vector<PreparedFile>
   payload.EndObject();
   // 4.
   if (uploads.empty()) return Validation("prepared append must contain files");
+  for (size_t i = 0; i < uploads.size(); ++i) {
+    if (uploads[i].local_path.empty()) uploads[i].bytes = &sources[i].bytes;
+  }
 
   // 5. Uploads.
-  HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, context_->StoreFor(data_path_));
+  HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, table.context_->StoreFor(table.data_path_));
   const int concurrency = options.concurrency > 0 ? options.concurrency
                                                   : std::min<int>(static_cast<int>(uploads.size()),
                                                                   kDefaultConcurrency);
@@ -257,8 +312,33 @@ Result<PreparedAppend> Table::PrepareAppendFiles(const std::vector<PreparedFile>
 
   // 6.
   result.payload_json = payload.Take();
-  result.read_snapshot = read_snapshot;
+  result.read_snapshot = target.read_snapshot;
   return result;
+}
+
+Result<PreparedAppend> Table::PrepareAppendFiles(const std::vector<PreparedFile>& files,
+                                                 const PrepareOptions& options,
+                                                 std::vector<std::string>* uploaded) {
+  if (uploaded) uploaded->clear();
+  HOGLAKE_ASSIGN_OR_RETURN(PrepareTarget target, PreparePath::Resolve(*this, options));
+  HOGLAKE_ASSIGN_OR_RETURN(columnar::SchemaPtr expected,
+                           PreparedExpectedSchema(target.table.columns));
+  auto describe = [&](size_t index) -> Result<PreparedSource> {
+    const PreparedFile& file = files[index];
+    HOGLAKE_ASSIGN_OR_RETURN(PreparedFileFacts facts, DescribePreparedFile(file.local_path));
+    HOGLAKE_RETURN_IF_ERROR(
+        CheckPreparedFile(facts, target.table.columns, *expected, options.allow_optional_fields));
+    PreparedSource source;
+    source.local_path = file.local_path;
+    source.label = file.local_path;
+    source.metadata = std::move(facts.metadata);
+    source.num_rows = facts.num_rows;
+    source.file_size = facts.file_size;
+    source.footer_size = facts.footer_size;
+    source.partition_values = file.partition_values;
+    return source;
+  };
+  return PreparePath::RegisterAndUpload(*this, target, files.size(), describe, options, uploaded);
 }
 
 Result<CommitResult> Table::CommitPrepared(std::string_view payload_json) {
@@ -268,7 +348,25 @@ Result<CommitResult> Table::CommitPrepared(std::string_view payload_json) {
   commit.body = std::string(payload_json);
   commit.retry = RetryPolicy::kSafe;  // keyed: a replay returns the stored receipt
   commit.is_commit = true;
-  HOGLAKE_ASSIGN_OR_RETURN(std::string receipt, context_->transport.Send(commit));
+  Result<std::string> sent = context_->transport.Send(commit);
+  if (!sent.ok()) {
+    const Error& error = sent.error();
+    if (error.code == ErrorCode::kExpired) context_->ForgetRetention(catalog_);
+    if (RePrepare(error)) {
+      writer_cache_.reset();
+    } else if (!Retryable(error) && writer_cache_) {
+      // The payload's basis: a failure of a payload built on the cache
+      // drops it (the next prepare reads afresh).
+      const std::string_view basis = json_raw::ObjectMember(payload_json, "read_snapshot");
+      int64_t read_snapshot = 0;
+      const auto parsed = std::from_chars(basis.data(), basis.data() + basis.size(), read_snapshot);
+      if (parsed.ec == std::errc() && read_snapshot == writer_cache_->read_snapshot) {
+        writer_cache_.reset();
+      }
+    }
+    return error;
+  }
+  const std::string& receipt = *sent;
   HOGLAKE_ASSIGN_OR_RETURN(CommitResult committed, ParseCommitResult(receipt));
   // Reads through a pinned handle see its own writes: the pin moves on.
   if (ddl_snapshot_) ddl_snapshot_ = committed.snapshot_id;

@@ -9,6 +9,7 @@
 #include "columnar/builder.h"
 #include "columnar/json_rows.h"
 #include "parquet/reader.h"
+#include "sdk_lake.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -18,31 +19,10 @@ using client::ColumnDef;
 using iceberg::ColumnType;
 using S = ServerEnvironment;
 
-struct Lake {
-  client::HoglakeClient client{S::base_url()};
-  std::optional<client::Catalog> catalog;
-  std::optional<client::Namespace> ns;
-};
-
-// A fresh file:// catalog with namespace "ns".
-void OpenLake(Lake& lake) {
-  static int counter = 0;
-  const std::string name = "sdkappend" + std::to_string(++counter);
-  const std::string root = "file://" + S::data_dir() + "/sdk-lake/" + name + "/";
-  auto catalog = lake.client.CreateCatalog(name, root);
-  ASSERT_TRUE(catalog.ok()) << catalog.status().ToString();
-  lake.catalog = *catalog;
-  auto ns = lake.catalog->CreateNamespace("ns");
-  ASSERT_TRUE(ns.ok()) << ns.status().ToString();
-  lake.ns = *ns;
-}
-
+using Lake = SdkLake;
+void OpenLake(Lake& lake) { OpenSdkLake(lake, "sdkappend"); }
 ColumnDef Col(std::string name, iceberg::TypeSpec type, bool nullable = true) {
-  ColumnDef def;
-  def.name = std::move(name);
-  def.type = type;
-  def.nullable = nullable;
-  return def;
+  return SdkColumn(std::move(name), type, nullable);
 }
 
 // team int, ts timestamptz, name string, amount decimal(10,2)

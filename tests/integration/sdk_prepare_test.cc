@@ -15,8 +15,12 @@
 #include "client/prepare_schema_check.h"
 #include "client/writer_schema.h"
 #include "columnar/builder.h"
+#include "columnar/json_rows.h"
+#include "columnar/take.h"
 #include "common/uuid.h"
+#include "parquet/reader.h"
 #include "parquet/writer.h"
+#include "sdk_lake.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -27,30 +31,10 @@ using iceberg::ColumnType;
 using S = ServerEnvironment;
 using Tuple = std::vector<std::optional<std::string>>;
 
-struct PrepLake {
-  client::HoglakeClient client{S::base_url()};
-  std::optional<client::Catalog> catalog;
-  std::optional<client::Namespace> ns;
-};
-
-void OpenPrepLake(PrepLake& lake) {
-  static int counter = 0;
-  const std::string name = "sdkprepare" + std::to_string(++counter);
-  const std::string root = "file://" + S::data_dir() + "/sdk-lake/" + name + "/";
-  auto catalog = lake.client.CreateCatalog(name, root);
-  ASSERT_TRUE(catalog.ok()) << catalog.status().ToString();
-  lake.catalog = *catalog;
-  auto ns = lake.catalog->CreateNamespace("ns");
-  ASSERT_TRUE(ns.ok()) << ns.status().ToString();
-  lake.ns = *ns;
-}
-
-ColumnDef PrepCol(std::string name, iceberg::TypeSpec type, bool nullable = true) {
-  ColumnDef def;
-  def.name = std::move(name);
-  def.type = type;
-  def.nullable = nullable;
-  return def;
+using PrepLake = SdkLake;
+inline void OpenPrepLake(PrepLake& lake) { OpenSdkLake(lake, "sdkprepare"); }
+inline ColumnDef PrepCol(std::string name, iceberg::TypeSpec type, bool nullable = true) {
+  return SdkColumn(std::move(name), type, nullable);
 }
 
 constexpr int64_t kJan2026Micros = 1767225600LL * 1000000LL;  // 2026-01-01T00:00:00Z
@@ -75,10 +59,9 @@ std::string PrepTempDir() {
   return dir;
 }
 
-// Writes `rows` rows of team `team` in January 2026 with the table's writer
-// schema (field ids from the catalog), as a caller would.
-std::string WriteTeamFile(const client::Table& table, const std::string& name, int32_t team,
-                          int rows) {
+// `rows` rows of team `team` in January 2026 with the table's writer schema
+// (field ids from the catalog), as a caller would build them.
+columnar::RecordBatch TeamBatch(const client::Table& table, int32_t team, int rows) {
   auto schema = client::WriterSchema(table.info().columns);
   EXPECT_TRUE(schema.ok()) << schema.status().ToString();
   columnar::Int32Builder teams;
@@ -91,11 +74,18 @@ std::string WriteTeamFile(const client::Table& table, const std::string& name, i
   }
   auto batch = columnar::MakeRecordBatch(*schema, {*teams.Finish(), *ts.Finish(), *names.Finish()});
   EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  return *batch;
+}
+
+// TeamBatch written to a local Parquet file.
+std::string WriteTeamFile(const client::Table& table, const std::string& name, int32_t team,
+                          int rows) {
+  const columnar::RecordBatch batch = TeamBatch(table, team, rows);
   const std::string path = PrepTempDir() + "/" + name;
-  auto writer = parquet::ParquetWriter::OpenFile(path, *schema);
+  auto writer = parquet::ParquetWriter::OpenFile(path, batch.schema);
   EXPECT_TRUE(writer.ok()) << writer.status().ToString();
   if (rows > 0) {
-    EXPECT_TRUE((*writer)->WriteBatch(*batch).ok());
+    EXPECT_TRUE((*writer)->WriteBatch(batch).ok());
   }
   EXPECT_TRUE((*writer)->Close().ok());
   return path;
@@ -386,6 +376,130 @@ TEST(SdkPrepareTest, NativeVariantFileCommits) {
   ASSERT_TRUE(files.ok()) << files.status().ToString();
   ASSERT_EQ(files->size(), 1u);
   EXPECT_EQ((*files)[0].record_count, 2);
+}
+
+std::string ReadRows(const std::string& uri) {
+  auto reader = parquet::ParquetReader::OpenFile(LocalOf(uri));
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  if (!reader.ok()) return "";
+  std::string text;
+  while (true) {
+    auto batch = (*reader)->Next();
+    EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+    if (!batch.ok() || !*batch) break;
+    columnar::AppendJsonLines(**batch, &text);
+  }
+  return text;
+}
+
+TEST(SdkPrepareTest, PrepareAppendTablesMatchesTheFilePathAndCommits) {
+  PrepLake lake;
+  OpenPrepLake(lake);
+  client::Table table = PartitionedTable(lake, "events");
+  const int64_t head = lake.catalog->Refresh()->head_snapshot_id;
+
+  // The same rows through both paths.
+  const std::vector<std::string> sources = {WriteTeamFile(table, "tables-a.parquet", 7, 2),
+                                            WriteTeamFile(table, "tables-b.parquet", 8, 3)};
+  auto by_files = table.PrepareAppendFiles(
+      {{sources[0], Tuple{"7", "672"}}, {sources[1], Tuple{"8", "672"}}}, KeyOptions(NewUuid()));
+  ASSERT_TRUE(by_files.ok()) << by_files.status().ToString();
+
+  const std::string key = NewUuid();
+  std::vector<std::string> uploaded;
+  // Group 8 arrives as two batches (1 + 2 rows): one file all the same.
+  const columnar::RecordBatch eights = TeamBatch(table, 8, 3);
+  const std::vector<int64_t> first_row = {0}, other_rows = {1, 2};
+  auto first_eight = columnar::TakeRows(eights, first_row);
+  auto other_eights = columnar::TakeRows(eights, other_rows);
+  ASSERT_TRUE(first_eight.ok() && other_eights.ok());
+  auto by_tables = table.PrepareAppendTables({{{TeamBatch(table, 7, 2)}, Tuple{"7", "672"}},
+                                              {{*first_eight, *other_eights}, Tuple{"8", "672"}}},
+                                             KeyOptions(key), &uploaded);
+  ASSERT_TRUE(by_tables.ok()) << by_tables.status().ToString();
+  EXPECT_EQ(by_tables->read_snapshot, head);
+  EXPECT_EQ(uploaded, by_tables->uploaded_uris);
+
+  rapidjson::Document files_doc;
+  files_doc.Parse(by_files->payload_json.c_str());
+  rapidjson::Document tables_doc;
+  tables_doc.Parse(by_tables->payload_json.c_str());
+  ASSERT_FALSE(files_doc.HasParseError() || tables_doc.HasParseError());
+  EXPECT_EQ(Keys(tables_doc),
+            (std::set<std::string>{"idempotency_key", "read_snapshot", "appends"}));
+  EXPECT_EQ(std::string(tables_doc["idempotency_key"].GetString()), key);
+  EXPECT_EQ(tables_doc["read_snapshot"].GetInt64(), head);
+  const rapidjson::Value& append = tables_doc["appends"][0];
+  EXPECT_EQ(Keys(append),
+            (std::set<std::string>{"namespace", "table", "expected_table_uuid", "files"}));
+  EXPECT_EQ(std::string(append["expected_table_uuid"].GetString()), table.table_uuid());
+  const rapidjson::Value& file_entries = files_doc["appends"][0]["files"];
+  const rapidjson::Value& table_entries = append["files"];
+  ASSERT_EQ(table_entries.Size(), 2u);
+  ASSERT_EQ(file_entries.Size(), 2u);
+  const std::string prefix = lake.catalog->data_path() + "data/ns/events/" + key + "/";
+  for (rapidjson::SizeType i = 0; i < 2; ++i) {
+    const rapidjson::Value& mine = table_entries[i];
+    const rapidjson::Value& theirs = file_entries[i];
+    EXPECT_EQ(Keys(mine), Keys(theirs));
+    for (const char* member :
+         {"record_count", "file_size_bytes", "footer_size", "column_stats", "partition_values"}) {
+      EXPECT_TRUE(mine[member] == theirs[member]) << member << " of file " << i;
+    }
+    const std::string path = mine["path"].GetString();
+    EXPECT_NE(path, theirs["path"].GetString());
+    EXPECT_EQ(path, by_tables->uploaded_uris[i]);
+    EXPECT_EQ(path.rfind(prefix, 0), 0u) << path;
+    const std::string suffix = "-" + std::to_string(i) + ".parquet";
+    EXPECT_EQ(path.substr(path.size() - suffix.size()), suffix);
+    EXPECT_TRUE(Slurp(LocalOf(path)) == Slurp(sources[i])) << path;
+  }
+
+  auto committed = table.CommitPrepared(by_tables->payload_json);
+  ASSERT_TRUE(committed.ok()) << committed.status().ToString();
+  EXPECT_EQ(committed->snapshot_id, head + 1);
+  EXPECT_EQ(ReadRows(by_tables->uploaded_uris[0]),
+            "{\"team\":7,\"ts\":\"2026-01-01T00:00:00.000000Z\",\"name\":\"row0\"}\n"
+            "{\"team\":7,\"ts\":\"2026-01-01T01:00:00.000000Z\",\"name\":\"row1\"}\n");
+  EXPECT_EQ(ReadRows(by_tables->uploaded_uris[1]),
+            "{\"team\":8,\"ts\":\"2026-01-01T00:00:00.000000Z\",\"name\":\"row0\"}\n"
+            "{\"team\":8,\"ts\":\"2026-01-01T01:00:00.000000Z\",\"name\":\"row1\"}\n"
+            "{\"team\":8,\"ts\":\"2026-01-01T02:00:00.000000Z\",\"name\":\"row2\"}\n");
+  auto files = table.Files();
+  ASSERT_TRUE(files.ok()) << files.status().ToString();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].partition_values, (Tuple{"7", "672"}));
+  EXPECT_EQ((*files)[1].partition_values, (Tuple{"8", "672"}));
+  EXPECT_EQ((*files)[1].record_count, 3);
+}
+
+TEST(SdkPrepareTest, PrepareAppendTablesRefusesBeforeAnyUpload) {
+  PrepLake lake;
+  OpenPrepLake(lake);
+  client::Table table = PartitionedTable(lake, "events");
+  std::vector<std::string> uploaded = {"stale"};
+  std::string key = NewUuid();
+  ExpectValidation(table.PrepareAppendTables({{{TeamBatch(table, 7, 2)}, Tuple{"7", "672"}},
+                                              {{TeamBatch(table, 7, 2)}, std::nullopt}},
+                                             KeyOptions(key), &uploaded),
+                   "prepared file partition arity differs from destination");
+  EXPECT_TRUE(uploaded.empty());
+  EXPECT_FALSE(AnythingUploaded(lake, "events", key));
+  key = NewUuid();
+  ExpectValidation(table.PrepareAppendTables(
+                       {{{TeamBatch(table, 7, 2)}, Tuple{"7", "672"}}, {{}, Tuple{"7", "672"}}},
+                       KeyOptions(key), &uploaded),
+                   "prepared file must contain rows");
+  EXPECT_FALSE(AnythingUploaded(lake, "events", key));
+  ExpectValidation(table.PrepareAppendTables({}, KeyOptions(NewUuid()), &uploaded),
+                   "prepared append must contain files");
+
+  auto docs = lake.ns->CreateTable(
+      "docs", {PrepCol("id", ColumnType::kLong, false), PrepCol("v", ColumnType::kVariant)});
+  ASSERT_TRUE(docs.ok()) << docs.status().ToString();
+  ExpectValidation(docs->PrepareAppendTables({{{}, std::nullopt}}, KeyOptions(NewUuid())),
+                   "cannot prepare Arrow tables for a destination with variant columns: an Arrow "
+                   "rewrite loses the native Parquet VARIANT annotation");
 }
 
 }  // namespace

@@ -187,6 +187,15 @@ class CatalogService {
   // others from object storage and settles the rows, fenced by the claim so
   // two servers never settle the same row. No catalog lock is taken.
   Result<CleanupResult> Cleanup(std::string_view catalog, int64_t batch, bool manual);
+  // Retires the live data files of tables dropped at or below the expiry
+  // floor (no retained snapshot can read them): per table, batches under the
+  // commit lock re-check the floor, delete up to `batch` file rows and queue
+  // their paths for cleanup (reason table_drop_gc). Single flight per catalog
+  // through a session try-lock (a held lock answers skipped = "lock_held"
+  // and records nothing); every other run is recorded in the ledger as task
+  // `retirement`. A catalog whose floor never moved retires nothing.
+  Result<RetirementResult> Retire(std::string_view catalog, const RetirementOptions& options,
+                                  bool manual);
   // Runs newest first, for one catalog or (catalog empty) all of them.
   Result<RunPage> ListRuns(std::string_view catalog, const RunListing& listing);
 

@@ -4,6 +4,12 @@
 // expiry advisory lock (pg_try_advisory_lock; a busy lock skips the catalog
 // until the next tick). Each sweep is recorded in the ledger as a `loop` run.
 // The loop never holds the commit lock longer than expiry's phase A does.
+//
+// Retirement of dropped tables (server digest §5.4) runs on its own cadence,
+// HOGLAKE_RETIREMENT_INTERVAL_MS (default 0 = off), over every catalog whose
+// floor has moved; its knobs come from RetirementOptions::FromEnv() and its
+// single flight is Retire's own per-catalog lock. Stop() cancels a running
+// retirement between batches.
 #pragma once
 
 #include <atomic>
@@ -17,15 +23,20 @@ namespace hoglake::catalog {
 
 class MaintenanceLoop {
  public:
-  // `interval_ms` 0 disables the loop (Start does nothing).
-  MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms);
+  // `interval_ms` 0 disables expiry+cleanup sweeps; `retirement_interval_ms`
+  // 0 disables retirement (negative: read HOGLAKE_RETIREMENT_INTERVAL_MS).
+  // With both off, Start does nothing.
+  MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms,
+                  int64_t retirement_interval_ms = -1);
   ~MaintenanceLoop();
 
   void Start();
   void Stop();
 
-  // One sweep over every catalog now (what each tick does).
+  // One expiry+cleanup sweep over every catalog now (what each tick does).
   void RunOnce();
+  // One retirement run over every catalog whose floor has moved.
+  void RunRetirementOnce();
 
  private:
   void Run();
@@ -33,6 +44,9 @@ class MaintenanceLoop {
   CatalogService* service_;
   PgPool* pool_;
   const int64_t interval_ms_;
+  const int64_t retirement_interval_ms_;
+  RetirementOptions retirement_options_;
+  std::atomic<bool> cancel_{false};
   std::thread thread_;
   std::mutex mutex_;
   std::condition_variable wake_;

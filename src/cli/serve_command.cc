@@ -9,7 +9,9 @@
 // requests (for scripts and tests; with --listen HOST:0 it names the port
 // picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
 // HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
-// off), HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
+// off), HOGLAKE_RETIREMENT_INTERVAL_MS (retiring dropped tables' files once
+// the floor passes the drop, default 0 = off), HOGLAKE_DATA_ROOT (the
+// data_root GET /v1/info proposes), HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
 #include <filesystem>
 #include <CLI/CLI.hpp>
 
@@ -24,6 +26,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/embedded_postgres.h"
+#include "catalog/hydrator.h"
 #include "catalog/maintenance_loop.h"
 #include "catalog/migrations.h"
 #include "catalog/pg_pool.h"
@@ -92,12 +95,15 @@ Status Serve(const ServeOptions& options) {
   catalog::CatalogServiceOptions service_options;
   service_options.commit_lock_timeout_ms = EnvInt("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", 30000);
   catalog::CatalogService service(&pool, service_options);
+  // Declared before the loop so a loop hook may use it (destroyed after).
+  catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());
   catalog::MaintenanceLoop maintenance(&service, &pool,
                                        EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000));
   maintenance.Start();
   server::Metrics metrics;
   server::ServerContext context;
   context.catalogs = &service;
+  context.hydrator = &hydrator;
   context.metrics = &metrics;
   context.version = HOGLAKE_VERSION;
   if (const char* name = std::getenv("HOGLAKE_INSTANCE_NAME")) context.instance_name = name;

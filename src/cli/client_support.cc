@@ -40,7 +40,12 @@ void RunCommand(CommandContext& context, const std::function<Status()>& body) {
   Status status = body();
   if (status.ok()) return;
   std::cout.flush();
-  std::cerr << "hoglake: " << status.ToString() << "\n";
+  // Server errors already begin with their code ("not_found: … (HTTP 404)").
+  const Error& error = status.error();
+  const std::string wire = std::string(InfoFor(error.code).wire_name) + ":";
+  const std::string name = std::string(ErrorCodeName(error.code)) + ":";
+  const bool coded = error.message.starts_with(wire) || error.message.starts_with(name);
+  std::cerr << "hoglake: " << (coded ? error.message : status.ToString()) << "\n";
   context.exit_code = status.error().code == ErrorCode::kInvalidArgument ? 2 : 1;
 }
 

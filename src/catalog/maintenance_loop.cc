@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include "catalog/advisory_locks.h"
 #include "common/log.h"
@@ -10,9 +12,11 @@ namespace hoglake::catalog {
 
 namespace {
 
-int64_t RetirementIntervalFromEnv() {
-  const char* value = std::getenv("HOGLAKE_RETIREMENT_INTERVAL_MS");
-  if (value == nullptr || *value == '\0') return 0;
+// A positive interval from the environment; `fallback` when unset or blank,
+// 0 (off) when not a positive integer.
+int64_t IntervalFromEnv(const char* name, int64_t fallback) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return fallback;
   char* end = nullptr;
   const long long parsed = std::strtoll(value, &end, 10);
   return (end != nullptr && *end == '\0' && parsed > 0) ? parsed : 0;
@@ -21,12 +25,19 @@ int64_t RetirementIntervalFromEnv() {
 }  // namespace
 
 MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms,
-                                 int64_t retirement_interval_ms)
+                                 int64_t retirement_interval_ms, Hydrator* hydrator,
+                                 int64_t hydrator_interval_ms)
     : service_(service),
       pool_(pool),
       interval_ms_(interval_ms),
-      retirement_interval_ms_(retirement_interval_ms < 0 ? RetirementIntervalFromEnv()
-                                                         : retirement_interval_ms),
+      retirement_interval_ms_(retirement_interval_ms < 0
+                                  ? IntervalFromEnv("HOGLAKE_RETIREMENT_INTERVAL_MS", 0)
+                                  : retirement_interval_ms),
+      hydrator_(hydrator),
+      hydrator_interval_ms_(hydrator == nullptr ? 0
+                            : hydrator_interval_ms < 0
+                                ? IntervalFromEnv("HOGLAKE_HYDRATOR_INTERVAL_MS", 900000)
+                                : hydrator_interval_ms),
       retirement_options_(RetirementOptions::FromEnv()) {
   retirement_options_.cancel = &cancel_;
 }
@@ -34,7 +45,10 @@ MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t 
 MaintenanceLoop::~MaintenanceLoop() { Stop(); }
 
 void MaintenanceLoop::Start() {
-  if ((interval_ms_ <= 0 && retirement_interval_ms_ <= 0) || thread_.joinable()) return;
+  if ((interval_ms_ <= 0 && retirement_interval_ms_ <= 0 && hydrator_interval_ms_ <= 0) ||
+      thread_.joinable()) {
+    return;
+  }
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -50,24 +64,40 @@ void MaintenanceLoop::Stop() {
 
 void MaintenanceLoop::Run() {
   using Clock = std::chrono::steady_clock;
+  struct Task {
+    int64_t interval_ms;
+    void (MaintenanceLoop::*run)();
+    Clock::time_point next;
+  };
   const auto start = Clock::now();
-  auto next_sweep = start + std::chrono::milliseconds(interval_ms_);
-  auto next_retirement = start + std::chrono::milliseconds(retirement_interval_ms_);
+  std::vector<Task> tasks;
+  for (auto [interval, run] : {std::pair{interval_ms_, &MaintenanceLoop::RunOnce},
+                               std::pair{retirement_interval_ms_, &MaintenanceLoop::RunRetirementOnce},
+                               std::pair{hydrator_interval_ms_, &MaintenanceLoop::RunHydratorOnce}}) {
+    if (interval > 0) tasks.push_back({interval, run, start + std::chrono::milliseconds(interval)});
+  }
   std::unique_lock lock(mutex_);
-  while (!stopping_) {
-    auto wake_at = interval_ms_ > 0 ? next_sweep : next_retirement;
-    if (retirement_interval_ms_ > 0) wake_at = std::min(wake_at, next_retirement);
+  while (!stopping_ && !tasks.empty()) {
+    auto wake_at = tasks[0].next;
+    for (const Task& task : tasks) wake_at = std::min(wake_at, task.next);
     if (wake_.wait_until(lock, wake_at, [this] { return stopping_; })) break;
     lock.unlock();
-    if (interval_ms_ > 0 && Clock::now() >= next_sweep) {
-      RunOnce();
-      next_sweep = Clock::now() + std::chrono::milliseconds(interval_ms_);
-    }
-    if (retirement_interval_ms_ > 0 && Clock::now() >= next_retirement) {
-      RunRetirementOnce();
-      next_retirement = Clock::now() + std::chrono::milliseconds(retirement_interval_ms_);
+    for (Task& task : tasks) {
+      if (cancel_ || Clock::now() < task.next) continue;
+      (this->*task.run)();
+      task.next = Clock::now() + std::chrono::milliseconds(task.interval_ms);
     }
     lock.lock();
+  }
+}
+
+void MaintenanceLoop::RunHydratorOnce() {
+  if (hydrator_ == nullptr) return;
+  Result<HydratorResult> result = hydrator_->Sweep(hydrator_->options().batch, &cancel_);
+  if (!result.ok()) {
+    LogWarn("hydrator sweep failed: ", result.error().ToString());
+  } else if (result->claimed > 0) {
+    LogInfo("hydrator sweep: ", result->ToJson());
   }
 }
 

@@ -10,6 +10,11 @@
 // floor has moved; its knobs come from RetirementOptions::FromEnv() and its
 // single flight is Retire's own per-catalog lock. Stop() cancels a running
 // retirement between batches.
+//
+// Deferred-stats hydration (server digest §7) runs on
+// HOGLAKE_HYDRATOR_INTERVAL_MS (default 900000, 0 = off) when a Hydrator is
+// given: one Sweep of up to its batch, claims fenced by leases so several
+// servers share the work.
 #pragma once
 
 #include <atomic>
@@ -18,6 +23,7 @@
 #include <thread>
 
 #include "catalog/catalog_service.h"
+#include "catalog/hydrator.h"
 
 namespace hoglake::catalog {
 
@@ -27,7 +33,8 @@ class MaintenanceLoop {
   // 0 disables retirement (negative: read HOGLAKE_RETIREMENT_INTERVAL_MS).
   // With both off, Start does nothing.
   MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms,
-                  int64_t retirement_interval_ms = -1);
+                  int64_t retirement_interval_ms = -1, Hydrator* hydrator = nullptr,
+                  int64_t hydrator_interval_ms = -1);
   ~MaintenanceLoop();
 
   void Start();
@@ -37,6 +44,8 @@ class MaintenanceLoop {
   void RunOnce();
   // One retirement run over every catalog whose floor has moved.
   void RunRetirementOnce();
+  // One hydrator sweep (no-op without a hydrator).
+  void RunHydratorOnce();
 
  private:
   void Run();
@@ -45,6 +54,8 @@ class MaintenanceLoop {
   PgPool* pool_;
   const int64_t interval_ms_;
   const int64_t retirement_interval_ms_;
+  Hydrator* hydrator_;
+  const int64_t hydrator_interval_ms_;
   RetirementOptions retirement_options_;
   std::atomic<bool> cancel_{false};
   std::thread thread_;

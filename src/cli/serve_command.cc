@@ -10,10 +10,12 @@
 // picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
 // HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
 // off), HOGLAKE_RETIREMENT_INTERVAL_MS (retiring dropped tables' files once
-// the floor passes the drop, default 0 = off), HOGLAKE_DATA_ROOT (the
-// data_root GET /v1/info proposes), HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
-#include <filesystem>
+// the floor passes the drop, default 0 = off), HOGLAKE_HYDRATOR_INTERVAL_MS
+// (reading deferred stats from footers, default 900000, 0 = off),
+// HOGLAKE_DATA_ROOT (the data_root GET /v1/info proposes),
+// HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
 #include <CLI/CLI.hpp>
+#include <filesystem>
 
 #include <signal.h>
 
@@ -98,7 +100,8 @@ Status Serve(const ServeOptions& options) {
   // Declared before the loop so a loop hook may use it (destroyed after).
   catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());
   catalog::MaintenanceLoop maintenance(&service, &pool,
-                                       EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000));
+                                       EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000),
+                                       /*retirement_interval_ms=*/-1, &hydrator);
   maintenance.Start();
   server::Metrics metrics;
   server::ServerContext context;

@@ -396,7 +396,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/uploads/abandon"},
         {"POST", c + "/uploads/schedule-expired"},
         {"POST", c + "/maintenance/compact"},
-        {"POST", c + "/maintenance/rehydrate"},
         {"POST", c + "/maintenance/verify"},
         {"GET", c + "/maintenance/status"},
         {"GET", c + "/publications"},

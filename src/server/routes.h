@@ -7,6 +7,7 @@
 #include <string>
 
 #include "catalog/catalog_service.h"
+#include "catalog/hydrator.h"
 #include "server/metrics.h"
 #include "server/router.h"
 
@@ -14,6 +15,9 @@ namespace hoglake::server {
 
 struct ServerContext {
   catalog::CatalogService* catalogs = nullptr;
+  // Deferred-stats hydration (…/maintenance/hydrate and …/rehydrate); null
+  // answers 503.
+  catalog::Hydrator* hydrator = nullptr;
   Metrics* metrics = nullptr;
   std::string version;
   std::string instance_name;  // HOGLAKE_INSTANCE_NAME; empty = omitted

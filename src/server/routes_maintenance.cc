@@ -64,6 +64,31 @@ void RegisterMaintenance(Router& router, const ServerContext& ctx) {
                                     batch.value_or(catalog::kDefaultCleanupBatch), true));
                return HttpResponse::Json(200, result.ToJson());
              });
+  catalog::Hydrator* hydrator = ctx.hydrator;
+  router.Add("POST", "/v1/catalogs/{catalog}/maintenance/hydrate",
+             [hydrator](HttpRequest& req) -> Result<HttpResponse> {
+               HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> batch, QueryInt64(req, "batch"));
+               if (!hydrator) return Unavailable("stats hydration is not configured");
+               HOGLAKE_ASSIGN_OR_RETURN(
+                   auto result,
+                   hydrator->HydratePending(req.Param("catalog"),
+                                            batch.value_or(hydrator->options().batch), true));
+               return HttpResponse::Json(200, result.ToJson());
+             });
+  router.Add("POST", "/v1/catalogs/{catalog}/maintenance/rehydrate",
+             [hydrator](HttpRequest& req) -> Result<HttpResponse> {
+               std::optional<std::string> ns, table;
+               if (auto v = req.Query("namespace")) ns = std::string(*v);
+               if (auto v = req.Query("table")) table = std::string(*v);
+               if (!hydrator) return Unavailable("stats hydration is not configured");
+               HOGLAKE_ASSIGN_OR_RETURN(int64_t requeued,
+                                        hydrator->Rehydrate(req.Param("catalog"), ns, table));
+               JsonWriter w;
+               w.BeginObject();
+               w.Field("requeued", requeued);
+               w.EndObject();
+               return HttpResponse::Json(200, w.Take());
+             });
   router.Add("GET", "/v1/catalogs/{catalog}/maintenance/runs",
              [service](HttpRequest& req) -> Result<HttpResponse> {
                HOGLAKE_ASSIGN_OR_RETURN(catalog::RunListing listing, ParseRunListing(req));

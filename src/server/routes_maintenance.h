@@ -1,5 +1,6 @@
-// Maintenance routes (contract §2.14): manual expiry and cleanup, and the run
-// ledger.
+// Maintenance routes (contract §2.14): manual expiry and cleanup, requeueing
+// failed stats (rehydrate), the run ledger, and the hoglake extension
+// POST …/maintenance/hydrate?batch=N (one manual hydrator run, hydrator.h).
 #pragma once
 
 #include "server/router.h"

@@ -38,6 +38,7 @@ MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t 
                             : hydrator_interval_ms < 0
                                 ? IntervalFromEnv("HOGLAKE_HYDRATOR_INTERVAL_MS", 900000)
                                 : hydrator_interval_ms),
+      analyze_interval_ms_(IntervalFromEnv("HOGLAKE_ANALYZE_INTERVAL_MS", 10000)),
       retirement_options_(RetirementOptions::FromEnv()) {
   retirement_options_.cancel = &cancel_;
 }
@@ -45,7 +46,8 @@ MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t 
 MaintenanceLoop::~MaintenanceLoop() { Stop(); }
 
 void MaintenanceLoop::Start() {
-  if ((interval_ms_ <= 0 && retirement_interval_ms_ <= 0 && hydrator_interval_ms_ <= 0) ||
+  if ((interval_ms_ <= 0 && retirement_interval_ms_ <= 0 && hydrator_interval_ms_ <= 0 &&
+       analyze_interval_ms_ <= 0) ||
       thread_.joinable()) {
     return;
   }
@@ -73,7 +75,8 @@ void MaintenanceLoop::Run() {
   std::vector<Task> tasks;
   for (auto [interval, run] : {std::pair{interval_ms_, &MaintenanceLoop::RunOnce},
                                std::pair{retirement_interval_ms_, &MaintenanceLoop::RunRetirementOnce},
-                               std::pair{hydrator_interval_ms_, &MaintenanceLoop::RunHydratorOnce}}) {
+                               std::pair{hydrator_interval_ms_, &MaintenanceLoop::RunHydratorOnce},
+                               std::pair{analyze_interval_ms_, &MaintenanceLoop::RunAnalyzeOnce}}) {
     if (interval > 0) tasks.push_back({interval, run, start + std::chrono::milliseconds(interval)});
   }
   std::unique_lock lock(mutex_);
@@ -88,6 +91,27 @@ void MaintenanceLoop::Run() {
       task.next = Clock::now() + std::chrono::milliseconds(task.interval_ms);
     }
     lock.lock();
+  }
+}
+
+void MaintenanceLoop::RunAnalyzeOnce() {
+  Result<PgPool::Lease> conn = pool_->Acquire();
+  if (!conn.ok()) {
+    LogWarn("analyze: ", conn.error().ToString());
+    return;
+  }
+  Result<PgResult> stale = (*conn)->Exec(
+      "SELECT quote_ident(relname) FROM pg_stat_user_tables WHERE relname LIKE 'hog\\_%' AND "
+      "((last_analyze IS NULL AND last_autoanalyze IS NULL AND n_live_tup >= 500) OR "
+      "(n_mod_since_analyze > 1000 AND n_mod_since_analyze > n_live_tup / 10)) ORDER BY relname");
+  if (!stale.ok()) {
+    LogWarn("analyze: ", stale.error().ToString());
+    return;
+  }
+  for (int i = 0; i < stale->rows() && !cancel_; ++i) {
+    const std::string table = stale->GetString(i, 0);
+    Result<PgResult> analyzed = (*conn)->Exec("ANALYZE " + table);
+    if (!analyzed.ok()) LogWarn("analyze of ", table, ": ", analyzed.error().ToString());
   }
 }
 

@@ -15,6 +15,13 @@
 // HOGLAKE_HYDRATOR_INTERVAL_MS (default 900000, 0 = off) when a Hydrator is
 // given: one Sweep of up to its batch, claims fenced by leases so several
 // servers share the work.
+//
+// Planner statistics: every HOGLAKE_ANALYZE_INTERVAL_MS (default 10000, 0 =
+// off) the loop ANALYZEs each hog_* table that was never analyzed (once it
+// holds 500 rows) or changed by more than a tenth since it was — without
+// this, plans cached while the catalog was empty (foreign-key checks among
+// them) keep scanning a whole catalog per row until autovacuum gets round
+// to it.
 #pragma once
 
 #include <atomic>
@@ -46,6 +53,8 @@ class MaintenanceLoop {
   void RunRetirementOnce();
   // One hydrator sweep (no-op without a hydrator).
   void RunHydratorOnce();
+  // ANALYZE the catalog tables whose statistics are missing or stale.
+  void RunAnalyzeOnce();
 
  private:
   void Run();
@@ -56,6 +65,7 @@ class MaintenanceLoop {
   const int64_t retirement_interval_ms_;
   Hydrator* hydrator_;
   const int64_t hydrator_interval_ms_;
+  const int64_t analyze_interval_ms_;
   RetirementOptions retirement_options_;
   std::atomic<bool> cancel_{false};
   std::thread thread_;

@@ -94,7 +94,8 @@ Result<TableInfo> CatalogService::AlterTable(const TableRef& ref, AlterTableRequ
   }
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   const int64_t catalog_id = scope.catalog_id();
   const int64_t head = scope.head().head_snapshot_id;
   const int64_t snapshot = scope.snapshot_id();
@@ -130,7 +131,8 @@ Result<CommitResult> CatalogService::TruncateTable(const TableRef& ref,
                                                    const std::string& expected_table_uuid) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   HOGLAKE_ASSIGN_OR_RETURN(LiveTable live, ResolveLive(scope, ref, expected_table_uuid));
   const std::vector<PgParam> key = {std::to_string(scope.catalog_id()),
                                     std::to_string(live.table_id),

@@ -18,6 +18,7 @@
 #include "catalog/feed_info.h"
 #include "catalog/file_info.h"
 #include "catalog/maintenance_info.h"
+#include "catalog/maintenance_status.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
 #include "catalog/table_info.h"
@@ -27,6 +28,12 @@ namespace hoglake::catalog {
 struct CatalogServiceOptions {
   // Bound on waiting for a catalog's commit lock (0 = unbounded).
   int64_t commit_lock_timeout_ms = 30000;
+  // Told about every request-path wait for a commit lock (commits, DDL,
+  // namespace/table/view create and drop, catalog creation) that ends granted
+  // or timed out; background maintenance (expiry, retirement) is not reported.
+  // Lets the server layer keep metrics without the catalog depending on it.
+  // May be empty.
+  CommitLockObserver commit_lock_observer;
 };
 
 struct CatalogInfo {
@@ -198,6 +205,11 @@ class CatalogService {
                                   bool manual);
   // Runs newest first, for one catalog or (catalog empty) all of them.
   Result<RunPage> ListRuns(std::string_view catalog, const RunListing& listing);
+  // GET …/maintenance/status: every task's cadence, newest run and live
+  // backlog (maintenance_status.h), read in one repeatable-read snapshot.
+  // kNotFound for an unknown catalog.
+  Result<MaintenanceStatusReport> MaintenanceStatus(std::string_view catalog,
+                                                    const MaintenanceStatusOptions& options);
 
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.

@@ -40,9 +40,8 @@ Result<CatalogInfo> CatalogService::CreateCatalog(std::string_view name,
   // check cannot race another creation.
   HOGLAKE_RETURN_IF_ERROR(conn->Exec("SELECT set_config('lock_timeout', $1, true)",
                                      {std::to_string(options_.commit_lock_timeout_ms)}));
-  HOGLAKE_RETURN_IF_ERROR(
-      conn->Exec("SELECT pg_advisory_xact_lock($1)",
-                 {std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, 0))}));
+  HOGLAKE_RETURN_IF_ERROR(AcquireCommitLock(*conn, AdvisoryLockKey(LockClass::kCatalogCommit, 0),
+                                            options_.commit_lock_observer));
   HOGLAKE_ASSIGN_OR_RETURN(PgResult existing,
                            conn->Exec("SELECT name, data_path FROM hog_catalog"));
   for (int i = 0; i < existing.rows(); ++i) {

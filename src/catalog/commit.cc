@@ -182,7 +182,8 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
 
   HOGLAKE_ASSIGN_OR_RETURN(
       CommitScope scope,
-      CommitScope::BeginForId(*conn, info.catalog_id, catalog, options_.commit_lock_timeout_ms));
+      CommitScope::BeginForId(*conn, info.catalog_id, catalog, options_.commit_lock_timeout_ms,
+                              options_.commit_lock_observer));
   const int64_t head = scope.head().head_snapshot_id;
   const std::string catalog_id = std::to_string(scope.catalog_id());
   std::string fingerprint;

@@ -1,5 +1,7 @@
 #include "catalog/commit_scope.h"
 
+#include <chrono>
+
 #include "catalog/advisory_locks.h"
 
 namespace hoglake::catalog {
@@ -21,6 +23,17 @@ CatalogHead HeadFromRow(const PgResult& r) {
 
 }  // namespace
 
+Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer) {
+  const auto started = std::chrono::steady_clock::now();
+  Result<PgResult> locked = conn.Exec("SELECT pg_advisory_xact_lock($1)", {std::to_string(key)});
+  const bool timed_out = !locked.ok() && locked.error().code == ErrorCode::kCommitQueueTimeout;
+  if (observer && (locked.ok() || timed_out)) {
+    observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+             timed_out);
+  }
+  return locked.status();
+}
+
 Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name) {
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r, conn.Exec(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE name = $1"),
@@ -30,23 +43,23 @@ Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog
 }
 
 Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view catalog_name,
-                                       int64_t lock_timeout_ms) {
+                                       int64_t lock_timeout_ms,
+                                       const CommitLockObserver& observer) {
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult id,
       conn.Exec("SELECT catalog_id FROM hog_catalog WHERE name = $1", {std::string(catalog_name)}));
   if (id.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
-  return BeginForId(conn, id.GetInt64(0, 0), catalog_name, lock_timeout_ms);
+  return BeginForId(conn, id.GetInt64(0, 0), catalog_name, lock_timeout_ms, observer);
 }
 
 Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_id,
-                                            std::string_view catalog_name,
-                                            int64_t lock_timeout_ms) {
+                                            std::string_view catalog_name, int64_t lock_timeout_ms,
+                                            const CommitLockObserver& observer) {
   HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("SELECT set_config('lock_timeout', $1, true)",
                                     {std::to_string(std::max<int64_t>(lock_timeout_ms, 0))}));
-  Result<PgResult> locked =
-      conn.Exec("SELECT pg_advisory_xact_lock($1)",
-                {std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))});
+  Status locked =
+      AcquireCommitLock(conn, AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id), observer);
   if (!locked.ok()) {
     if (locked.error().code == ErrorCode::kCommitQueueTimeout) {
       return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,

@@ -11,10 +11,13 @@
 // Destroying an unfinished scope rolls everything back: a refused request
 // writes nothing.
 //
-// A lock wait longer than the bound fails with kCommitQueueTimeout.
+// A lock wait longer than the bound fails with kCommitQueueTimeout. Every
+// acquisition attempt that ends in the lock granted or in that timeout is
+// reported to the optional CommitLockObserver (other failures are not).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,15 +38,22 @@ struct CommitMetadata {
   std::optional<std::string> message;
 };
 
+// Told how long one wait for a commit lock took (seconds, measured around
+// the lock statement) and whether it ended in the lock timeout. Called on the
+// committing thread, so it must be thread-safe and cheap; may be empty.
+using CommitLockObserver = std::function<void(double wait_seconds, bool timed_out)>;
+
 class CommitScope {
  public:
   // kNotFound when the catalog does not exist.
   static Result<CommitScope> Begin(PgConnection& conn, std::string_view catalog_name,
-                                   int64_t lock_timeout_ms);
+                                   int64_t lock_timeout_ms,
+                                   const CommitLockObserver& observer = nullptr);
   // As Begin, for a caller that already looked the catalog's id up (saves a
   // round trip); `catalog_name` only names it in errors.
   static Result<CommitScope> BeginForId(PgConnection& conn, int64_t catalog_id,
-                                        std::string_view catalog_name, int64_t lock_timeout_ms);
+                                        std::string_view catalog_name, int64_t lock_timeout_ms,
+                                        const CommitLockObserver& observer = nullptr);
 
   CommitScope(CommitScope&&) = default;
 
@@ -74,6 +84,11 @@ class CommitScope {
   CatalogHead head_;
   std::vector<std::pair<ChangeKind, int64_t>> changes_;
 };
+
+// Takes the transaction-scoped advisory lock `key` inside the open
+// transaction on `conn` (whose lock_timeout the caller has set), reporting
+// the wait to `observer` when it ends granted or timed out (kCommitQueueTimeout).
+Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer);
 
 // Reads a catalog's head outside any lock (reads and time travel).
 Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name);

@@ -45,6 +45,14 @@ MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t 
 
 MaintenanceLoop::~MaintenanceLoop() { Stop(); }
 
+MaintenanceLoopIntervals MaintenanceLoop::intervals() const {
+  MaintenanceLoopIntervals out;
+  out.expiry_ms = out.cleanup_ms = std::max<int64_t>(0, interval_ms_);
+  out.retirement_ms = std::max<int64_t>(0, retirement_interval_ms_);
+  out.hydrator_ms = std::max<int64_t>(0, hydrator_interval_ms_);
+  return out;
+}
+
 void MaintenanceLoop::Start() {
   if ((interval_ms_ <= 0 && retirement_interval_ms_ <= 0 && hydrator_interval_ms_ <= 0 &&
        analyze_interval_ms_ <= 0) ||
@@ -73,10 +81,11 @@ void MaintenanceLoop::Run() {
   };
   const auto start = Clock::now();
   std::vector<Task> tasks;
-  for (auto [interval, run] : {std::pair{interval_ms_, &MaintenanceLoop::RunOnce},
-                               std::pair{retirement_interval_ms_, &MaintenanceLoop::RunRetirementOnce},
-                               std::pair{hydrator_interval_ms_, &MaintenanceLoop::RunHydratorOnce},
-                               std::pair{analyze_interval_ms_, &MaintenanceLoop::RunAnalyzeOnce}}) {
+  for (auto [interval, run] :
+       {std::pair{interval_ms_, &MaintenanceLoop::RunOnce},
+        std::pair{retirement_interval_ms_, &MaintenanceLoop::RunRetirementOnce},
+        std::pair{hydrator_interval_ms_, &MaintenanceLoop::RunHydratorOnce},
+        std::pair{analyze_interval_ms_, &MaintenanceLoop::RunAnalyzeOnce}}) {
     if (interval > 0) tasks.push_back({interval, run, start + std::chrono::milliseconds(interval)});
   }
   std::unique_lock lock(mutex_);

@@ -31,6 +31,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/hydrator.h"
+#include "catalog/maintenance_status.h"
 
 namespace hoglake::catalog {
 
@@ -55,6 +56,10 @@ class MaintenanceLoop {
   void RunHydratorOnce();
   // ANALYZE the catalog tables whose statistics are missing or stale.
   void RunAnalyzeOnce();
+
+  // The cadences this loop runs (0 = off) as GET …/maintenance/status
+  // reports them: expiry and cleanup share one sweep; compaction never runs.
+  MaintenanceLoopIntervals intervals() const;
 
  private:
   void Run();

@@ -27,7 +27,8 @@ Result<NamespaceInfo> CatalogService::CreateNamespace(std::string_view catalog,
                                                       std::string_view name) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   HOGLAKE_RETURN_IF_ERROR(ValidateIdentifier("namespace", name));
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult existing,
@@ -62,7 +63,8 @@ Result<CommitResult> CatalogService::DropNamespace(std::string_view catalog, std
                                                    std::optional<int64_t> expected_namespace_id) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   const std::string catalog_id = std::to_string(scope.catalog_id());
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r, conn->Exec("SELECT namespace_id FROM hog_namespace WHERE catalog_id = $1 "

@@ -26,7 +26,8 @@ Result<TableInfo> CatalogService::CreateTable(std::string_view catalog,
 
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   const int64_t head = scope.head().head_snapshot_id;
   const int64_t snapshot = scope.snapshot_id();
   const std::string catalog_id = std::to_string(scope.catalog_id());
@@ -124,7 +125,8 @@ Result<CommitResult> CatalogService::DropTable(const TableRef& ref,
                                                std::optional<std::string> expected_table_uuid) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   const int64_t head = scope.head().head_snapshot_id;
   HOGLAKE_ASSIGN_OR_RETURN(
       int64_t namespace_id,

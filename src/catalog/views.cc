@@ -46,7 +46,8 @@ Result<ViewInfo> CatalogService::CreateView(std::string_view catalog,
   if (Blank(dialect_name)) return Validation("view dialect must not be blank");
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   const std::string catalog_id = std::to_string(scope.catalog_id());
   HOGLAKE_ASSIGN_OR_RETURN(int64_t ns,
                            NamespaceIdAt(*conn, scope.catalog_id(), catalog, namespace_name,
@@ -93,7 +94,8 @@ Result<CommitResult> CatalogService::DropView(std::string_view catalog,
                                               std::string_view name) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
-                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+                           CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
+                                              options_.commit_lock_observer));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t ns,
                            NamespaceIdAt(*conn, scope.catalog_id(), catalog, namespace_name,
                                          scope.head().head_snapshot_id));

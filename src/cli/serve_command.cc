@@ -12,6 +12,7 @@
 // off), HOGLAKE_RETIREMENT_INTERVAL_MS (retiring dropped tables' files once
 // the floor passes the drop, default 0 = off), HOGLAKE_HYDRATOR_INTERVAL_MS
 // (reading deferred stats from footers, default 900000, 0 = off),
+// HOGLAKE_COMPACTION_TARGET_BYTES (reported by GET …/maintenance/status),
 // HOGLAKE_DATA_ROOT (the data_root GET /v1/info proposes),
 // HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
 #include <CLI/CLI.hpp>
@@ -94,19 +95,24 @@ Status Serve(const ServeOptions& options) {
     LogInfo("catalog schema at version ", version);
   }
   catalog::PgPool pool(conninfo, options.pool_size);
+  // Declared before the service so it outlives every commit that reports to it.
+  server::Metrics metrics;
   catalog::CatalogServiceOptions service_options;
   service_options.commit_lock_timeout_ms = EnvInt("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", 30000);
+  service_options.commit_lock_observer = [&metrics](double seconds, bool timed_out) {
+    metrics.RecordCommitLockWait(seconds, timed_out);
+  };
   catalog::CatalogService service(&pool, service_options);
   // Declared before the loop so a loop hook may use it (destroyed after).
   catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());
-  catalog::MaintenanceLoop maintenance(&service, &pool,
-                                       EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000),
+  catalog::MaintenanceLoop maintenance(&service, &pool, EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000),
                                        /*retirement_interval_ms=*/-1, &hydrator);
   maintenance.Start();
-  server::Metrics metrics;
   server::ServerContext context;
   context.catalogs = &service;
   context.hydrator = &hydrator;
+  context.maintenance_status = catalog::MaintenanceStatusOptions::FromEnv();
+  context.maintenance_status.loops = maintenance.intervals();
   context.metrics = &metrics;
   context.version = HOGLAKE_VERSION;
   if (const char* name = std::getenv("HOGLAKE_INSTANCE_NAME")) context.instance_name = name;

@@ -8,6 +8,17 @@ namespace {
 constexpr double kBounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
                               0.1,    0.25,  0.5,    1,     2.5,  5,     10};
 
+// Commit-lock waits run up to HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30 s).
+constexpr double kLockWaitBounds[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                      0.5,   1,     2.5,  5,     10,   30,  60};
+
+void Observe(std::vector<uint64_t>& buckets, const double* bounds, size_t n, double seconds) {
+  if (buckets.empty()) buckets.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (seconds <= bounds[i]) ++buckets[i];
+  }
+}
+
 std::string Escape(const std::string& value) {
   std::string out;
   for (char c : value) {
@@ -40,6 +51,14 @@ void Metrics::RecordRequest(const std::string& route, const std::string& method,
   }
   ++h.count;
   h.sum += seconds;
+}
+
+void Metrics::RecordCommitLockWait(double seconds, bool timed_out) {
+  std::lock_guard lock(mutex_);
+  Observe(lock_waits_.buckets, kLockWaitBounds, std::size(kLockWaitBounds), seconds);
+  ++lock_waits_.count;
+  lock_waits_.sum += seconds;
+  if (timed_out) ++queue_timeouts_;
 }
 
 void Metrics::RecordCommit(const std::string& kind) {
@@ -76,6 +95,20 @@ std::string Metrics::RenderPrometheus() const {
   for (const auto& [kind, count] : commits_) {
     out += "hoglake_commits_total{kind=\"" + Escape(kind) + "\"} " + std::to_string(count) + "\n";
   }
+  out += "# HELP hoglake_commit_lock_wait_seconds Wait for a catalog commit lock.\n";
+  out += "# TYPE hoglake_commit_lock_wait_seconds histogram\n";
+  for (size_t i = 0; i < std::size(kLockWaitBounds); ++i) {
+    const uint64_t n = lock_waits_.buckets.empty() ? 0 : lock_waits_.buckets[i];
+    out += "hoglake_commit_lock_wait_seconds_bucket{le=\"" + Number(kLockWaitBounds[i]) + "\"} " +
+           std::to_string(n) + "\n";
+  }
+  out += "hoglake_commit_lock_wait_seconds_bucket{le=\"+Inf\"} " +
+         std::to_string(lock_waits_.count) + "\n";
+  out += "hoglake_commit_lock_wait_seconds_sum " + Number(lock_waits_.sum) + "\n";
+  out += "hoglake_commit_lock_wait_seconds_count " + std::to_string(lock_waits_.count) + "\n";
+  out += "# HELP hoglake_commit_queue_timeouts_total Commit-lock waits that timed out.\n";
+  out += "# TYPE hoglake_commit_queue_timeouts_total counter\n";
+  out += "hoglake_commit_queue_timeouts_total " + std::to_string(queue_timeouts_) + "\n";
   return out;
 }
 

@@ -397,7 +397,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/uploads/schedule-expired"},
         {"POST", c + "/maintenance/compact"},
         {"POST", c + "/maintenance/verify"},
-        {"GET", c + "/maintenance/status"},
         {"GET", c + "/publications"},
         {"POST", c + "/publications"},
         {"GET", c + "/publications/{publication}"},

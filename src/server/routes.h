@@ -18,6 +18,9 @@ struct ServerContext {
   // Deferred-stats hydration (…/maintenance/hydrate and …/rehydrate); null
   // answers 503.
   catalog::Hydrator* hydrator = nullptr;
+  // What GET …/maintenance/status reports beyond the database: the loop
+  // cadences (unknown = loop_interval_ms omitted) and compaction's target.
+  catalog::MaintenanceStatusOptions maintenance_status;
   Metrics* metrics = nullptr;
   std::string version;
   std::string instance_name;  // HOGLAKE_INSTANCE_NAME; empty = omitted

@@ -7,30 +7,72 @@
 namespace hoglake::server {
 namespace {
 
+void WriteRun(const catalog::MaintenanceRun& run, JsonWriter& w) {
+  w.BeginObject();
+  w.Field("run_id", run.run_id);
+  w.Field("catalog", std::string_view(run.catalog));
+  w.Field("task", std::string_view(run.task));
+  w.Field("trigger", std::string_view(run.trigger));
+  w.Field("started_at", std::string_view(FormatInstant(run.started_at_micros)));
+  w.Field("finished_at", std::string_view(FormatInstant(run.finished_at_micros)));
+  w.Field("status", std::string_view(run.status));
+  w.OptionalField("error", run.error);
+  w.Key("result");
+  if (run.result_json) {
+    w.Raw(*run.result_json);
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+}
+
 void WriteRunPage(const catalog::RunPage& page, JsonWriter& w) {
   w.BeginObject();
   w.Key("runs");
   w.BeginArray();
-  for (const auto& run : page.runs) {
+  for (const auto& run : page.runs) WriteRun(run, w);
+  w.EndArray();
+  w.Field("has_more", page.has_more);
+  w.EndObject();
+}
+
+// MaintenanceStatus (contract §2.14): NON_NULL, except last_run which is
+// always a key (null before the task's first run).
+void WriteStatus(const catalog::MaintenanceStatusReport& report, JsonWriter& w) {
+  w.BeginObject();
+  w.Field("catalog", std::string_view(report.catalog));
+  w.Key("tasks");
+  w.BeginArray();
+  for (const auto& task : report.tasks) {
     w.BeginObject();
-    w.Field("run_id", run.run_id);
-    w.Field("catalog", std::string_view(run.catalog));
-    w.Field("task", std::string_view(run.task));
-    w.Field("trigger", std::string_view(run.trigger));
-    w.Field("started_at", std::string_view(FormatInstant(run.started_at_micros)));
-    w.Field("finished_at", std::string_view(FormatInstant(run.finished_at_micros)));
-    w.Field("status", std::string_view(run.status));
-    w.OptionalField("error", run.error);
-    w.Key("result");
-    if (run.result_json) {
-      w.Raw(*run.result_json);
+    w.Field("task", std::string_view(task.task));
+    w.OptionalField("loop_interval_ms", task.loop_interval_ms);
+    w.Key("last_run");
+    if (task.last_run) {
+      WriteRun(*task.last_run, w);
     } else {
       w.Null();
     }
+    const catalog::MaintenanceBacklog& b = task.backlog;
+    w.Key("backlog");
+    w.BeginObject();
+    w.OptionalField("pending_files", b.pending_files);
+    w.OptionalField("failed_files", b.failed_files);
+    w.OptionalField("snapshot_retention_seconds", b.snapshot_retention_seconds);
+    if (b.consumer_floor) w.Field("consumer_floor", *b.consumer_floor);
+    w.OptionalField("earliest_snapshot_id", b.earliest_snapshot_id);
+    w.OptionalField("head_snapshot_id", b.head_snapshot_id);
+    w.OptionalField("queued_removals", b.queued_removals);
+    if (b.oldest_queued_age_seconds) {
+      w.Key("oldest_queued_age_seconds");
+      w.Raw(*b.oldest_queued_age_seconds);
+    }
+    w.OptionalField("small_files", b.small_files);
+    w.OptionalField("target_bytes", b.target_bytes);
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();
-  w.Field("has_more", page.has_more);
   w.EndObject();
 }
 
@@ -96,6 +138,14 @@ void RegisterMaintenance(Router& router, const ServerContext& ctx) {
                                         service->ListRuns(req.Param("catalog"), listing));
                JsonWriter w;
                WriteRunPage(page, w);
+               return HttpResponse::Json(200, w.Take());
+             });
+  router.Add("GET", "/v1/catalogs/{catalog}/maintenance/status",
+             [service, options = ctx.maintenance_status](HttpRequest& req) -> Result<HttpResponse> {
+               HOGLAKE_ASSIGN_OR_RETURN(auto report,
+                                        service->MaintenanceStatus(req.Param("catalog"), options));
+               JsonWriter w;
+               WriteStatus(report, w);
                return HttpResponse::Json(200, w.Take());
              });
   router.Add("GET", "/v1/maintenance/runs", [service](HttpRequest& req) -> Result<HttpResponse> {

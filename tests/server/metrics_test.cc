@@ -1,0 +1,59 @@
+// Metrics::RenderPrometheus: the commit-lock wait histogram and the queue
+// timeout counter (always present, no per-catalog label, cumulative buckets).
+#include "server/metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace hoglake::server {
+namespace {
+
+bool Has(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
+
+TEST(MetricsTest, CommitLockSeriesRenderedBeforeAnyWait) {
+  Metrics metrics;
+  const std::string text = metrics.RenderPrometheus();
+  EXPECT_TRUE(Has(text, "# TYPE hoglake_commit_lock_wait_seconds histogram"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"+Inf\"} 0"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_count 0"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_sum 0"));
+  EXPECT_TRUE(Has(text, "# TYPE hoglake_commit_queue_timeouts_total counter"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_queue_timeouts_total 0"));
+}
+
+TEST(MetricsTest, CommitLockWaitsFillCumulativeBuckets) {
+  Metrics metrics;
+  metrics.RecordCommitLockWait(0.0002, false);
+  metrics.RecordCommitLockWait(0.02, false);
+  metrics.RecordCommitLockWait(0.3, true);
+  metrics.RecordCommitLockWait(120, true);  // beyond the last finite bound
+  const std::string text = metrics.RenderPrometheus();
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"0.001\"} 1"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"0.025\"} 2"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"0.25\"} 2"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"0.5\"} 3"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"60\"} 3"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_bucket{le=\"+Inf\"} 4"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_count 4"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_lock_wait_seconds_sum 120.3202"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_queue_timeouts_total 2"));
+  // Bounded cardinality: no label other than `le` on the histogram.
+  EXPECT_EQ(text.find("hoglake_commit_lock_wait_seconds_bucket{catalog"), std::string::npos);
+}
+
+TEST(MetricsTest, RequestsAndCommitsStillRendered) {
+  Metrics metrics;
+  metrics.RecordRequest("/v1/catalogs/{catalog}/commit", "POST", 503, 0.3);
+  metrics.RecordCommit("append");
+  const std::string text = metrics.RenderPrometheus();
+  EXPECT_TRUE(Has(text,
+                  "hoglake_http_requests_total{route=\"/v1/catalogs/{catalog}/commit\","
+                  "method=\"POST\",status=\"503\"} 1"));
+  EXPECT_TRUE(Has(text, "hoglake_commits_total{kind=\"append\"} 1"));
+}
+
+}  // namespace
+}  // namespace hoglake::server

@@ -19,9 +19,11 @@
 #include "catalog/file_info.h"
 #include "catalog/maintenance_info.h"
 #include "catalog/maintenance_status.h"
+#include "catalog/partition_values.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
 #include "catalog/table_info.h"
+#include "catalog/uploads.h"
 
 namespace hoglake::catalog {
 
@@ -148,6 +150,12 @@ class CatalogService {
                                               const FileListing& listing);
   Result<FileStats> GetFileStats(const TableRef& table, const SnapshotSelector& at,
                                  int64_t data_file_id);
+  // The distinct partition values over the table's live files at the
+  // snapshot, per field of the spec in force then (partition_values.h);
+  // only files registered under that spec count. Unpartitioned at the
+  // snapshot: no spec_id, no fields. kNotFound when the table is not visible
+  // at the snapshot; time-travel errors as ResolveSnapshot.
+  Result<PartitionValues> ListPartitionValues(const TableRef& table, const SnapshotSelector& at);
 
   // ---- changefeed and consumers ----
   // Files appended to the table in (from, to]; `to` defaults to head.
@@ -190,9 +198,10 @@ class CatalogService {
   // queueing their paths for cleanup. Every run is recorded in the ledger.
   Result<ExpiryResult> Expire(std::string_view catalog, int64_t batch, bool manual);
   // Drains the removal queue: claims rows (SKIP LOCKED, with a lease), keeps
-  // every path a data-file row (live or historical) still names, deletes the
-  // others from object storage and settles the rows, fenced by the claim so
-  // two servers never settle the same row. No catalog lock is taken.
+  // every path a data-file row (live or historical) or an active upload claim
+  // still names, deletes the others from object storage and settles the rows,
+  // fenced by the claim so two servers never settle the same row. No catalog
+  // lock is taken.
   Result<CleanupResult> Cleanup(std::string_view catalog, int64_t batch, bool manual);
   // Retires the live data files of tables dropped at or below the expiry
   // floor (no retained snapshot can read them): per table, batches under the
@@ -210,6 +219,27 @@ class CatalogService {
   // kNotFound for an unknown catalog.
   Result<MaintenanceStatusReport> MaintenanceStatus(std::string_view catalog,
                                                     const MaintenanceStatusOptions& options);
+
+  // ---- upload claims (uploads.h, contract §2.11) ----
+  // Claims `upload_id` (kBadRequest unless a uuid; owner likewise). Idempotent
+  // for the same id and definition; the same id with another definition is
+  // kCommitConflict. kValidation: file_kind not data/delete, file_format on a
+  // delete claim or unknown, or a generated path not under the data_path
+  // (whitespace, dot segments).
+  Result<UploadClaim> ClaimUpload(std::string_view catalog, std::string_view upload_id,
+                                  const UploadClaimRequest& request);
+  // Extends every active claim of `owner` to now + 24 h; returns how many.
+  Result<int64_t> RenewUploads(std::string_view catalog, std::string_view owner);
+  // Abandons the owner's active claims on `paths` (registered claims are left
+  // alone); returns how many. kValidation over kMaxAbandonPaths paths.
+  Result<int64_t> AbandonUploads(std::string_view catalog, std::string_view owner,
+                                 const std::vector<std::string>& paths);
+  // Fences up to `limit` claims that are active with a lapsed lease, or
+  // abandoned and never queued (or queued longer than the removal-ledger
+  // retention ago), to abandoned and queues their paths for cleanup (reason
+  // trino_upload) unless a file row names the path; returns the rows queued.
+  // kValidation for a limit outside 1..kScheduleExpiredMaxLimit.
+  Result<int64_t> ScheduleExpiredUploads(std::string_view catalog, int64_t limit);
 
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.

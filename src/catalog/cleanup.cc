@@ -63,11 +63,14 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
     if (claimed.rows() == 0) return Status::Ok();
     std::vector<std::optional<std::string>> paths;
     for (int i = 0; i < claimed.rows(); ++i) paths.push_back(claimed.GetString(i, 1));
-    // 2. Reference check at drain time: any data-file row, live or historical.
-    HOGLAKE_ASSIGN_OR_RETURN(PgResult referenced,
-                             conn->Exec("SELECT DISTINCT path FROM hog_data_file WHERE catalog_id "
-                                        "= $1 AND path = ANY($2::text[])",
-                                        {catalog_id, PgTextArray(paths)}));
+    // 2. Reference check at drain time: any data-file row, live or historical,
+    // or an active upload claim (a writer may still publish the path).
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult referenced,
+        conn->Exec("SELECT path FROM hog_data_file WHERE catalog_id = $1 AND path = "
+                   "ANY($2::text[]) UNION SELECT path FROM hog_upload WHERE catalog_id = $1 AND "
+                   "state = 'active' AND path = ANY($2::text[])",
+                   {catalog_id, PgTextArray(paths)}));
     std::set<std::string> keep;
     for (int i = 0; i < referenced.rows(); ++i) keep.insert(referenced.GetString(i, 0));
     // 3. Work: delete what nothing references (no transaction held).

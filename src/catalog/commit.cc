@@ -2,7 +2,8 @@
 // of checks decides which error a client sees, and follows the contract:
 // endpoint requirements, catalog, data paths (unkeyed), lock, receipt
 // (keyed), group merge, request shape, table resolution, read_snapshot
-// window, file validation, then the writes — one snapshot, one transaction.
+// window, file validation, upload claims (uploads.h), then the writes — one
+// snapshot, one transaction.
 #include <algorithm>
 #include <map>
 
@@ -162,6 +163,10 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   if (endpoint == CommitEndpoint::kPrepared && !request.idempotency_key) {
     return Validation("/commit/prepared requires an idempotency_key");
   }
+  if (endpoint == CommitEndpoint::kUploads &&
+      (!request.idempotency_key || !request.read_snapshot)) {
+    return Validation("/commit/uploads requires an idempotency_key and a read_snapshot");
+  }
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   std::string data_path = info.data_path;
@@ -253,6 +258,15 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     HOGLAKE_RETURN_IF_ERROR(ValidateFiles(t));
     total_files += static_cast<int64_t>(t.group->files.size());
   }
+  // Upload claims (§4.2 step 12): claimed paths must belong to this operation.
+  std::vector<PublishedPath> published;
+  for (const ResolvedTable& t : tables) {
+    for (const FileRegistration& f : t.group->files) {
+      published.push_back({f.path, "data", f.file_format.value_or("parquet")});
+    }
+  }
+  HOGLAKE_RETURN_IF_ERROR(RegisterUploadClaims(*conn, scope.catalog_id(), request.idempotency_key,
+                                               published, endpoint == CommitEndpoint::kUploads));
 
   // ---- writes ----
   const int64_t snapshot = scope.snapshot_id();

@@ -48,6 +48,7 @@ struct TableDeleteGroup {
 enum class CommitEndpoint {
   kPlain,     // POST …/commit
   kPrepared,  // POST …/commit/prepared: idempotency_key required
+  kUploads,   // POST …/commit/uploads: key + read_snapshot; every path claimed
 };
 
 struct CommitRequest {

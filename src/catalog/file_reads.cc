@@ -7,17 +7,11 @@
 #include "catalog/catalog_service.h"
 #include "catalog/data_file_rows.h"
 #include "catalog/file_registration.h"
+#include "catalog/table_at.h"
 #include "catalog/table_store.h"
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
-
-struct CatalogService::TableAt {
-  PgTransaction txn;
-  CatalogHead head;
-  int64_t snapshot = 0;
-  TableInfo table;
-};
 
 namespace {
 

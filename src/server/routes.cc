@@ -14,6 +14,8 @@
 #include "server/routes_alter.h"
 #include "server/routes_feed.h"
 #include "server/routes_maintenance.h"
+#include "server/routes_partitions.h"
+#include "server/routes_uploads.h"
 #include "server/routes_views.h"
 #include "server/table_wire.h"
 #include "server/wire.h"
@@ -324,7 +326,8 @@ void RegisterReads(Router& router, const ServerContext& ctx) {
 void RegisterCommits(Router& router, const ServerContext& ctx) {
   for (auto [suffix, endpoint] :
        {std::pair{"/commit", catalog::CommitEndpoint::kPlain},
-        std::pair{"/commit/prepared", catalog::CommitEndpoint::kPrepared}}) {
+        std::pair{"/commit/prepared", catalog::CommitEndpoint::kPrepared},
+        std::pair{"/commit/uploads", catalog::CommitEndpoint::kUploads}}) {
     router.Add("POST", P(kC, suffix), [ctx, endpoint](HttpRequest& req) -> Result<HttpResponse> {
       HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
       HOGLAKE_ASSIGN_OR_RETURN(catalog::CommitRequest request, ParseCommitRequest(std::move(body)));
@@ -377,11 +380,9 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", "/v1/maintenance/status"},
         {"GET", "/v1/database/health"},
         {"GET", t + "/partitions"},
-        {"GET", t + "/partitions/values"},
         {"GET", c + "/stats/partitions"},
         {"POST", c + "/commit/deletes/prepared"},
         {"POST", c + "/commit/mutations/prepared"},
-        {"POST", c + "/commit/uploads"},
         {"POST", c + "/commit/transaction"},
         {"PUT", op},
         {"PUT", op + "/partitioned"},
@@ -391,10 +392,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", op + "/commit"},
         {"POST", op + "/commit/uploads"},
         {"POST", op + "/abort"},
-        {"PUT", c + "/uploads/{upload}"},
-        {"POST", c + "/uploads/renew"},
-        {"POST", c + "/uploads/abandon"},
-        {"POST", c + "/uploads/schedule-expired"},
         {"POST", c + "/maintenance/compact"},
         {"POST", c + "/maintenance/verify"},
         {"GET", c + "/publications"},
@@ -420,6 +417,8 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterViews(router, context);
   RegisterDecodeBound(router);
   RegisterAlter(router, context);
+  RegisterUploads(router, context);
+  RegisterPartitions(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

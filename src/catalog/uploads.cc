@@ -1,0 +1,203 @@
+// Upload claims (contract §2.11): claim, renew, abandon, the expiry sweep,
+// and the commit-time registration rule. Claim operations hold no catalog
+// lock: each is one autocommit statement (or a short read after one), and the
+// commit side serializes against them through the claim rows' row locks.
+#include "catalog/uploads.h"
+
+#include <map>
+#include <set>
+
+#include "catalog/catalog_service.h"
+#include "catalog/file_registration.h"
+#include "common/uuid.h"
+
+namespace hoglake::catalog {
+namespace {
+
+// Removal-ledger retention: an abandoned claim queued this long ago is
+// queued again (its first removal row may have been purged undrained).
+constexpr int64_t kRequeueAbandonedSeconds = 30 * 24 * 3600;
+
+constexpr const char* kClaimColumns =
+    "upload_id::text, owner::text, prefix, path, file_kind, file_format, state, "
+    "(extract(epoch FROM expires_at) * 1000000)::bigint";
+
+UploadClaim ClaimFromRow(const PgResult& r, int row) {
+  UploadClaim c;
+  c.upload_id = r.GetString(row, 0);
+  c.owner = r.GetString(row, 1);
+  c.prefix = r.GetString(row, 2);
+  c.path = r.GetString(row, 3);
+  c.file_kind = r.GetString(row, 4);
+  if (!r.IsNull(row, 5)) c.file_format = r.GetString(row, 5);
+  c.state = r.GetString(row, 6);
+  c.expires_at_micros = r.GetInt64(row, 7);
+  return c;
+}
+
+Result<std::string> CanonicalUuid(std::string_view text, std::string_view what) {
+  Result<UuidBytes> bytes = ParseUuid(text);
+  if (!bytes.ok()) return BadRequest(what, " '", text, "' is not a uuid");
+  return FormatUuid(*bytes);
+}
+
+// The object extension of a claim: parquet / packed data, puffin deletes.
+Result<std::string> Extension(const UploadClaimRequest& request) {
+  if (request.file_kind == "delete") {
+    if (request.file_format) return Validation("file_format is not allowed on a delete upload");
+    return std::string("puffin");
+  }
+  if (request.file_kind != "data") {
+    return Validation("file_kind must be 'data' or 'delete', got '", request.file_kind, "'");
+  }
+  const std::string format = request.file_format.value_or("parquet");
+  if (format == "parquet") return std::string("parquet");
+  if (format == "clickhouse-mergetree-packed") return std::string("packed");
+  return Validation("unknown file_format '", format, "'");
+}
+
+}  // namespace
+
+Result<UploadClaim> CatalogService::ClaimUpload(std::string_view catalog,
+                                                std::string_view upload_id,
+                                                const UploadClaimRequest& request) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::string id, CanonicalUuid(upload_id, "upload id"));
+  HOGLAKE_ASSIGN_OR_RETURN(std::string owner, CanonicalUuid(request.owner, "owner"));
+  HOGLAKE_ASSIGN_OR_RETURN(std::string ext, Extension(request));
+  std::string prefix = request.prefix;
+  while (prefix.ends_with('/')) prefix.pop_back();
+  const std::string path = prefix + "/trino-upload/" + id + "." + ext;
+
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
+  std::string data_path = info.data_path;
+  if (!data_path.ends_with('/')) data_path += '/';
+  if (!PathUnderDataPath(path, data_path)) {
+    return Validation("upload path '", path, "' is not under the catalog data_path '", data_path,
+                      "' (or holds whitespace or dot segments)");
+  }
+  const std::string catalog_id = std::to_string(info.catalog_id);
+  HOGLAKE_RETURN_IF_ERROR(
+      conn->Exec("INSERT INTO hog_upload (catalog_id, upload_id, owner, prefix, path, file_kind, "
+                 "file_format) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
+                 {catalog_id, id, owner, prefix, path, request.file_kind, request.file_format}));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn->Exec(StrCat("SELECT ", kClaimColumns,
+                                    " FROM hog_upload WHERE catalog_id = $1 AND upload_id = $2"),
+                             {catalog_id, id}));
+  if (r.rows() == 0) {
+    return MakeError(ErrorCode::kCommitConflict, "upload path '", path,
+                     "' is already claimed by another upload");
+  }
+  UploadClaim claim = ClaimFromRow(r, 0);
+  if (claim.owner != owner || claim.prefix != prefix || claim.file_kind != request.file_kind ||
+      claim.file_format != request.file_format) {
+    return MakeError(ErrorCode::kCommitConflict, "upload ", id,
+                     " was claimed with a different definition");
+  }
+  return claim;
+}
+
+Result<int64_t> CatalogService::RenewUploads(std::string_view catalog, std::string_view owner) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::string canonical, CanonicalUuid(owner, "owner"));
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn->Exec(
+          "UPDATE hog_upload SET expires_at = clock_timestamp() + $3 * interval '1 second' "
+          "WHERE catalog_id = $1 AND owner = $2 AND state = 'active'",
+          {std::to_string(info.catalog_id), canonical, std::to_string(kUploadLeaseSeconds)}));
+  return r.affected_rows();
+}
+
+Result<int64_t> CatalogService::AbandonUploads(std::string_view catalog, std::string_view owner,
+                                               const std::vector<std::string>& paths) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::string canonical, CanonicalUuid(owner, "owner"));
+  if (paths.size() > kMaxAbandonPaths) {
+    return Validation("at most ", kMaxAbandonPaths, " paths may be abandoned at once, got ",
+                      paths.size());
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
+  if (paths.empty()) return int64_t{0};
+  std::vector<std::optional<std::string>> values(paths.begin(), paths.end());
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn->Exec("UPDATE hog_upload SET state = 'abandoned' WHERE catalog_id = $1 "
+                             "AND owner = $2 AND state = 'active' AND path = ANY($3::text[])",
+                             {std::to_string(info.catalog_id), canonical, PgTextArray(values)}));
+  return r.affected_rows();
+}
+
+Result<int64_t> CatalogService::ScheduleExpiredUploads(std::string_view catalog, int64_t limit) {
+  if (limit < 1 || limit > kScheduleExpiredMaxLimit) {
+    return Validation("limit must be in 1..", kScheduleExpiredMaxLimit, ", got ", limit);
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
+  // One statement: pick the candidates (skipping rows a commit holds), fence
+  // them to abandoned, and queue the paths no file row names.
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn->Exec(
+          "WITH cand AS (SELECT upload_id FROM hog_upload WHERE catalog_id = $1 AND "
+          "((state = 'active' AND expires_at < clock_timestamp()) OR (state = 'abandoned' AND "
+          "(last_scheduled_at IS NULL OR last_scheduled_at < clock_timestamp() - $3 * interval "
+          "'1 second'))) ORDER BY last_scheduled_at NULLS FIRST, upload_id LIMIT $2 "
+          "FOR UPDATE SKIP LOCKED), "
+          "fenced AS (UPDATE hog_upload u SET state = 'abandoned', last_scheduled_at = "
+          "clock_timestamp() FROM cand WHERE u.catalog_id = $1 AND u.upload_id = cand.upload_id "
+          "RETURNING u.path, u.file_kind) "
+          "INSERT INTO hog_file_removal (catalog_id, path, file_kind, reason) "
+          "SELECT $1, f.path, f.file_kind, 'trino_upload' FROM fenced f WHERE NOT EXISTS "
+          "(SELECT 1 FROM hog_data_file d WHERE d.catalog_id = $1 AND d.path = f.path)",
+          {std::to_string(info.catalog_id), std::to_string(limit),
+           std::to_string(kRequeueAbandonedSeconds)}));
+  return r.affected_rows();
+}
+
+Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
+                            const std::optional<std::string>& owner,
+                            const std::vector<PublishedPath>& paths, bool require_claims) {
+  if (paths.empty()) return Status::Ok();
+  std::map<std::string, const PublishedPath*> by_path;
+  std::vector<std::optional<std::string>> values;
+  for (const PublishedPath& p : paths) {
+    if (by_path.emplace(p.path, &p).second) values.emplace_back(p.path);
+  }
+  const std::string catalog = std::to_string(catalog_id);
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn.Exec("SELECT upload_id::text, path, state, (owner = $3::uuid) IS TRUE, file_kind, "
+                "coalesce(file_format, 'parquet') FROM hog_upload WHERE catalog_id = $1 AND "
+                "path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE",
+                {catalog, PgTextArray(values), owner}));
+  std::set<std::string> claimed;
+  std::vector<std::optional<std::string>> ids;
+  for (int i = 0; i < r.rows(); ++i) {
+    const std::string path = r.GetString(i, 1);
+    const PublishedPath& p = *by_path.at(path);
+    const bool same_format = p.file_kind == "delete" || r.GetText(i, 5) == p.file_format;
+    if (r.GetText(i, 2) != "active" || !r.GetBool(i, 3) || r.GetText(i, 4) != p.file_kind ||
+        !same_format) {
+      return MakeError(ErrorCode::kCommitConflict, "path '", path,
+                       "': upload is fenced, already registered, or belongs to another operation");
+    }
+    claimed.insert(path);
+    ids.emplace_back(r.GetString(i, 0));
+  }
+  if (require_claims) {
+    for (const auto& [path, p] : by_path) {
+      if (!claimed.contains(path)) return Validation("path '", path, "' has no upload claim");
+    }
+  }
+  if (ids.empty()) return Status::Ok();
+  return conn
+      .Exec(
+          "UPDATE hog_upload SET state = 'registered' WHERE catalog_id = $1 AND "
+          "upload_id = ANY($2::uuid[])",
+          {catalog, PgTextArray(ids)})
+      .status();
+}
+
+}  // namespace hoglake::catalog

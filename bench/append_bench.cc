@@ -54,14 +54,14 @@ void Emit(const std::string& metric, double value, const std::string& unit, doub
 
 columnar::RecordBatch EventsBatch(int64_t first, int64_t rows) {
   using namespace columnar;
-  static const SchemaPtr schema = std::make_shared<Schema>(
-      Schema{{{"id", Int64(), true, {}},
-              {"team_id", Int64(), true, {}},
-              {"ts", Timestamp(TimeUnit::kMicro), true, {}},
-              {"event", Utf8(), true, {}},
-              {"distinct_id", Utf8(), true, {}},
-              {"value", Float64(), true, {}}},
-             {}});
+  static const SchemaPtr schema =
+      std::make_shared<Schema>(Schema{{{"id", Int64(), true, {}},
+                                       {"team_id", Int64(), true, {}},
+                                       {"ts", Timestamp(TimeUnit::kMicro), true, {}},
+                                       {"event", Utf8(), true, {}},
+                                       {"distinct_id", Utf8(), true, {}},
+                                       {"value", Float64(), true, {}}},
+                                      {}});
   Int64Builder id, team;
   TimestampBuilder ts(Timestamp(TimeUnit::kMicro));
   StringBuilder event, distinct;
@@ -79,7 +79,8 @@ columnar::RecordBatch EventsBatch(int64_t first, int64_t rows) {
     value.Append(static_cast<double>((i * 37) % 100000) / 100.0);
   }
   std::vector<ArrayPtr> columns;
-  for (ArrayBuilder* b : std::initializer_list<ArrayBuilder*>{&id, &team, &ts, &event, &distinct, &value}) {
+  for (ArrayBuilder* b :
+       std::initializer_list<ArrayBuilder*>{&id, &team, &ts, &event, &distinct, &value}) {
     columns.push_back(*b->Finish());
   }
   return *MakeRecordBatch(schema, std::move(columns));
@@ -123,8 +124,9 @@ int main(int argc, char** argv) {
     server = fork();
     if (server == 0) {
       std::freopen((dir + "/server.log").c_str(), "w", stderr);
-      execl(hoglake_bin.c_str(), hoglake_bin.c_str(), "serve", "--data-dir", (dir + "/server").c_str(),
-            "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
+      execl(hoglake_bin.c_str(), hoglake_bin.c_str(), "serve", "--data-dir",
+            (dir + "/server").c_str(), "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(),
+            static_cast<char*>(nullptr));
       _exit(127);
     }
     const auto deadline = Clock::now() + std::chrono::seconds(120);
@@ -199,7 +201,8 @@ int main(int argc, char** argv) {
     next_row_id += file.record_count;
     const std::string local = file.path.substr(std::string("file://").size());
     std::error_code ec;
-    if (std::filesystem::file_size(local, ec) != static_cast<uintmax_t>(file.file_size_bytes) || ec) {
+    if (std::filesystem::file_size(local, ec) != static_cast<uintmax_t>(file.file_size_bytes) ||
+        ec) {
       Die("object missing or of the wrong size: " + file.path);
     }
     if (file.stats_state != "provided") Die("file without stats: " + file.path);

@@ -147,8 +147,8 @@ class Api {
 };
 
 std::string FilePath(const std::string& catalog, int writer, int64_t seq, int f) {
-  return "s3://bench/" + catalog + "/w" + std::to_string(writer) + "-" + std::to_string(seq) +
-         "-" + std::to_string(f) + ".parquet";
+  return "s3://bench/" + catalog + "/w" + std::to_string(writer) + "-" + std::to_string(seq) + "-" +
+         std::to_string(f) + ".parquet";
 }
 
 std::string CommitBody(const std::string& catalog, const std::string& table, int writer,
@@ -156,11 +156,11 @@ std::string CommitBody(const std::string& catalog, const std::string& table, int
   std::string out = R"({"appends":[{"namespace":"ns","table":")" + table + R"(","files":[)";
   for (int f = 0; f < kFilesPerCommit; ++f) {
     if (f) out += ",";
-    out += R"({"path":")" + FilePath(catalog, writer, seq, f) + R"(","record_count":)" +
-           std::to_string(kRowsPerFile) + R"(,"file_size_bytes":)" +
-           std::to_string(kBytesPerFile) +
-           R"(,"footer_size":1024,"column_stats":[)"
-           R"({"field_id":1,"value_count":1000,"null_count":0,"lower_bound":"AQAAAAAAAAA=","upper_bound":"6AMAAAAAAAA="}]})";
+    out +=
+        R"({"path":")" + FilePath(catalog, writer, seq, f) + R"(","record_count":)" +
+        std::to_string(kRowsPerFile) + R"(,"file_size_bytes":)" + std::to_string(kBytesPerFile) +
+        R"(,"footer_size":1024,"column_stats":[)"
+        R"({"field_id":1,"value_count":1000,"null_count":0,"lower_bound":"AQAAAAAAAAA=","upper_bound":"6AMAAAAAAAA="}]})";
   }
   return out + "]}]}";
 }
@@ -215,8 +215,8 @@ bool CheckInvariants(const std::string& url, const CatalogUnderTest& cat) {
   int64_t commits = 0;
   for (const auto& [table, n] : cat.commits) commits += n;
   if (head != cat.head_before + commits) {
-    std::cerr << "invariant broken: " << cat.name << " head " << head << " != "
-              << cat.head_before << " + " << commits << " commits\n";
+    std::cerr << "invariant broken: " << cat.name << " head " << head << " != " << cat.head_before
+              << " + " << commits << " commits\n";
     return false;
   }
   int64_t next_expected = 1;
@@ -249,8 +249,8 @@ bool CheckInvariants(const std::string& url, const CatalogUnderTest& cat) {
     int64_t row = 0;
     for (const auto& [start, count] : ranges) {
       if (start != row) {
-        std::cerr << "invariant broken: row ids do not tile " << cat.name << "." << table
-                  << " at " << row << " (next file starts at " << start << ")\n";
+        std::cerr << "invariant broken: row ids do not tile " << cat.name << "." << table << " at "
+                  << row << " (next file starts at " << start << ")\n";
         return false;
       }
       row += count;
@@ -330,8 +330,8 @@ RunResult RunWriters(int writers, double seconds, Setup setup, Commit commit) {
   }
   while (ready.load() < writers) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   start = Clock::now();
-  deadline = start + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(seconds));
+  deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   go.store(true, std::memory_order_release);
   for (auto& t : threads) t.join();
   result.seconds =
@@ -358,7 +358,8 @@ Summary Report(const std::string& scenario, const RunResult& r) {
     s.transport_errors += w.transport_errors;
     p99s.push_back(Percentile(w.latencies_ms, 0.99));
     all.insert(all.end(), w.latencies_ms.begin(), w.latencies_ms.end());
-    if (!w.first_error.empty()) std::cerr << scenario << ": first failure: " << w.first_error << "\n";
+    if (!w.first_error.empty())
+      std::cerr << scenario << ": first failure: " << w.first_error << "\n";
   }
   s.commits_per_second = static_cast<double>(ok) / r.seconds;
   Emit(scenario, "commits_per_second", s.commits_per_second, "commits/s");
@@ -385,7 +386,8 @@ RunResult RunOurs(const std::string& url, const CatalogUnderTest& cat, int write
       writers, seconds, [&](int) { return MakeClient(url); },
       [&](std::unique_ptr<httplib::Client>& client, int w, int64_t seq, std::string& error) {
         const std::string& table = shared ? cat.tables[0] : cat.tables[w];
-        auto r = client->Post(path.c_str(), CommitBody(cat.name, table, w, seq), "application/json");
+        auto r =
+            client->Post(path.c_str(), CommitBody(cat.name, table, w, seq), "application/json");
         if (!r) {
           error = httplib::to_string(r.error());
           return 0;
@@ -444,14 +446,13 @@ struct FloorTarget {
 FloorTarget ResolveFloorTarget(const std::string& conninfo, const CatalogUnderTest& cat) {
   PgConnPtr conn = Connect(conninfo);
   FloorTarget t;
-  t.catalog_id =
-      std::stoll(QueryOne(conn.get(), "SELECT catalog_id FROM hog_catalog WHERE name = '" +
-                                          cat.name + "'"));
+  t.catalog_id = std::stoll(
+      QueryOne(conn.get(), "SELECT catalog_id FROM hog_catalog WHERE name = '" + cat.name + "'"));
   for (const std::string& table : cat.tables) {
-    t.table_ids.push_back(std::stoll(QueryOne(
-        conn.get(), "SELECT table_id FROM hog_table_version WHERE catalog_id = " +
-                        std::to_string(t.catalog_id) + " AND name = '" + table +
-                        "' AND end_snapshot IS NULL")));
+    t.table_ids.push_back(std::stoll(
+        QueryOne(conn.get(), "SELECT table_id FROM hog_table_version WHERE catalog_id = " +
+                                 std::to_string(t.catalog_id) + " AND name = '" + table +
+                                 "' AND end_snapshot IS NULL")));
   }
   return t;
 }
@@ -638,8 +639,8 @@ int main(int argc, char** argv) {
   bool ok = true;
   int64_t failures = 0;
   auto fresh = [&](const std::string& what, int k, int tables) {
-    return CreateCatalog(options.url,
-                         "cb-" + suffix + "-" + what + "-k" + std::to_string(k), tables);
+    return CreateCatalog(options.url, "cb-" + suffix + "-" + what + "-k" + std::to_string(k),
+                         tables);
   };
   for (int k : options.writers) {
     const std::string kk = "_k" + std::to_string(k);

@@ -142,17 +142,16 @@ class Api {
 };
 
 std::string CommitBody(const std::string& catalog, const std::string& table, int64_t seq) {
-  return R"({"appends":[{"namespace":"ns","table":")" + table + R"(","files":[{"path":"s3://bench/)" +
-         catalog + "/" + table + "-" + std::to_string(seq) +
+  return R"({"appends":[{"namespace":"ns","table":")" + table +
+         R"(","files":[{"path":"s3://bench/)" + catalog + "/" + table + "-" + std::to_string(seq) +
          R"(.parquet","record_count":10,"file_size_bytes":4096,"footer_size":512,"column_stats":[)"
          R"({"field_id":1,"value_count":10,"null_count":0,"lower_bound":"AQAAAAAAAAA=","upper_bound":"CgAAAAAAAAA="}]}]}]})";
 }
 
 // Commits one file to `table`; returns the new snapshot id.
 int64_t Commit(Api& api, const std::string& catalog, const std::string& table, int64_t seq) {
-  auto doc = Api::Parse(api.Post("/v1/catalogs/" + catalog + "/commit",
-                                 CommitBody(catalog, table, seq)),
-                        "commit");
+  auto doc = Api::Parse(
+      api.Post("/v1/catalogs/" + catalog + "/commit", CommitBody(catalog, table, seq)), "commit");
   return doc["snapshot_id"].GetInt64();
 }
 
@@ -352,7 +351,8 @@ bool RunFeed(Api& api, const Options& options, const std::string& conninfo,
     Emit(scenario, "p99", Percentile(r.latency_ms, 0.99), "ms");
     Emit(scenario, "files_returned", static_cast<double>(r.files), "files");
     Emit(scenario, "bytes_returned", static_cast<double>(r.bytes), "bytes");
-    if (r.files > 0) Emit(scenario, "us_per_file", 1000.0 * p50 / static_cast<double>(r.files), "us");
+    if (r.files > 0)
+      Emit(scenario, "us_per_file", 1000.0 * p50 / static_cast<double>(r.files), "us");
   }
   const bool inv = CheckInvariants(api, feed.catalog, feed.files);
   Emit("changefeed_invariants", "ok", inv && ok ? 1 : 0, "bool");

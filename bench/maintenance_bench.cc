@@ -247,8 +247,8 @@ std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> ListLiveFiles(
                                    "/files?sort=id&limit=" + std::to_string(page) +
                                    "&offset=" + std::to_string(offset));
     for (const auto& f : doc.GetArray()) {
-      out.push_back({f["path"].GetString(),
-                     {f["row_id_start"].GetInt64(), f["record_count"].GetInt64()}});
+      out.push_back(
+          {f["path"].GetString(), {f["row_id_start"].GetInt64(), f["record_count"].GetInt64()}});
     }
     if (static_cast<int64_t>(doc.GetArray().Size()) < page) break;
   }
@@ -322,8 +322,8 @@ int main(int argc, char** argv) {
   const std::string catalog = "mb" + std::to_string(getpid());
   const std::string c = "/v1/catalogs/" + catalog;
   Api api(url);
-  api.Send("POST", "/v1/catalogs", R"({"name":")" + catalog + R"(","data_path":")" + root_uri + "\"}",
-           201);
+  api.Send("POST", "/v1/catalogs",
+           R"({"name":")" + catalog + R"(","data_path":")" + root_uri + "\"}", 201);
   api.Send("POST", c + "/namespaces", R"({"name":"ns"})", 201);
   for (const char* table : {"hist", "fg"}) {
     api.Send("POST", c + "/namespaces/ns/tables",
@@ -422,8 +422,8 @@ int main(int argc, char** argv) {
   Emit("expiry", "snapshots_per_second", static_cast<double>(expired) / expiry_seconds,
        "snapshots/s", static_cast<double>(expired) / expiry_seconds / 14462.0);
   Emit("expiry", "data_files_queued", static_cast<double>(queued), "count");
-  Emit("expiry", "files_queued_per_second", static_cast<double>(queued) / expiry_seconds,
-       "files/s", static_cast<double>(queued) / expiry_seconds / 14885.0);
+  Emit("expiry", "files_queued_per_second", static_cast<double>(queued) / expiry_seconds, "files/s",
+       static_cast<double>(queued) / expiry_seconds / 14885.0);
   Emit("expiry", "seconds", expiry_seconds, "s");
   Emit("expiry", "expire_calls", static_cast<double>(calls), "count");
   Emit("expiry", "expire_call_max", *std::max_element(call_ms.begin(), call_ms.end()), "ms");
@@ -440,8 +440,8 @@ int main(int argc, char** argv) {
     }
     Emit("expiry", "lock_hold_upper_bound_ledger_run_max", longest, "ms");
   }
-  Emit("expiry", "lock_wait_max_bucket_lower_bound",
-       MaxWaitBucket(lock_before, lock_after) * 1000, "ms");
+  Emit("expiry", "lock_wait_max_bucket_lower_bound", MaxWaitBucket(lock_before, lock_after) * 1000,
+       "ms");
   const double p50_before = Percentile(before.latencies_ms, 0.5);
   const double p99_before = Percentile(before.latencies_ms, 0.99);
   Emit("expiry", "fg_commits_before", static_cast<double>(before.latencies_ms.size()), "count");
@@ -542,8 +542,8 @@ int main(int argc, char** argv) {
       }
       if (!page["has_more"].GetBool()) break;
     }
-    if (expect != head + 1) fail("snapshots end at " + std::to_string(expect - 1) +
-                                 ", head is " + std::to_string(head));
+    if (expect != head + 1)
+      fail("snapshots end at " + std::to_string(expect - 1) + ", head is " + std::to_string(head));
   }
   Emit("invariants", "ok", ok ? 1 : 0, "bool");
 

@@ -23,8 +23,8 @@
 
 #include "cli/client_support.h"
 #include "cli/column_spec.h"
-#include "common/json_writer.h"
 #include "client/text_import.h"
+#include "common/json_writer.h"
 #include "parquet/reader.h"
 #include "rapidjson/document.h"
 
@@ -259,7 +259,8 @@ void RegisterNamespace(CLI::App& app, CommandContext& context) {
       auto client = MakeClient(context);
       HOGLAKE_ASSIGN_OR_RETURN(client::Catalog catalog, client.GetCatalog(q.catalog));
       HOGLAKE_ASSIGN_OR_RETURN(auto result, catalog.NamespaceHandle(q.namespace_name).Drop());
-      std::cout << "dropped namespace " << drop_name << " (snapshot " << result.snapshot_id << ")\n";
+      std::cout << "dropped namespace " << drop_name << " (snapshot " << result.snapshot_id
+                << ")\n";
       return Status::Ok();
     });
   });
@@ -331,9 +332,9 @@ void RegisterTable(CLI::App& app, CommandContext& context) {
       HOGLAKE_ASSIGN_OR_RETURN(auto properties, ParseProperties(f.properties));
       auto client = MakeClient(context);
       HOGLAKE_ASSIGN_OR_RETURN(client::Catalog catalog, client.GetCatalog(q.catalog));
-      HOGLAKE_ASSIGN_OR_RETURN(client::Table table,
-                               catalog.NamespaceHandle(q.namespace_name)
-                                   .CreateTable(q.name, defs, properties));
+      HOGLAKE_ASSIGN_OR_RETURN(
+          client::Table table,
+          catalog.NamespaceHandle(q.namespace_name).CreateTable(q.name, defs, properties));
       std::vector<client::AlterOp> ops;
       if (!f.partition_by.empty()) {
         HOGLAKE_ASSIGN_OR_RETURN(auto op, PartitionOp(table.info().columns, f.partition_by));
@@ -386,8 +387,8 @@ void RegisterTable(CLI::App& app, CommandContext& context) {
       HOGLAKE_ASSIGN_OR_RETURN(QualifiedName q, ParseQualifiedName(f.name, 2));
       auto client = MakeClient(context);
       HOGLAKE_ASSIGN_OR_RETURN(client::Catalog catalog, client.GetCatalog(q.catalog));
-      HOGLAKE_ASSIGN_OR_RETURN(auto tables, catalog.NamespaceHandle(q.namespace_name)
-                                                .ListTables(f.travel.travel()));
+      HOGLAKE_ASSIGN_OR_RETURN(
+          auto tables, catalog.NamespaceHandle(q.namespace_name).ListTables(f.travel.travel()));
       if (f.json) {
         std::vector<std::string> objects;
         for (const auto& t : tables) objects.push_back(t.json);
@@ -509,8 +510,9 @@ void RegisterView(CLI::App& app, CommandContext& context) {
       HOGLAKE_ASSIGN_OR_RETURN(QualifiedName q, ParseQualifiedName(name, 3));
       auto client = MakeClient(context);
       HOGLAKE_ASSIGN_OR_RETURN(client::Catalog catalog, client.GetCatalog(q.catalog));
-      HOGLAKE_ASSIGN_OR_RETURN(client::View view, catalog.NamespaceHandle(q.namespace_name)
-                                                      .CreateView(q.name, sql, dialect));
+      HOGLAKE_ASSIGN_OR_RETURN(
+          client::View view,
+          catalog.NamespaceHandle(q.namespace_name).CreateView(q.name, sql, dialect));
       std::cout << "created view " << name << " (uuid " << view.info().view_uuid << ")\n";
       return Status::Ok();
     });

@@ -22,7 +22,8 @@ Result<QualifiedName> ParseQualifiedName(std::string_view text, int parts) {
   size_t start = 0;
   while (true) {
     const size_t dot = text.find('.', start);
-    pieces.emplace_back(text.substr(start, dot == std::string_view::npos ? text.npos : dot - start));
+    pieces.emplace_back(
+        text.substr(start, dot == std::string_view::npos ? text.npos : dot - start));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }

@@ -89,10 +89,12 @@ Result<client::ColumnDef> ParseTypeSpec(std::string_view text, std::string name)
   }
   HOGLAKE_ASSIGN_OR_RETURN(iceberg::ColumnType type, iceberg::ParseColumnType(text, def.name));
   if (type == iceberg::ColumnType::kDecimal) {
-    return Validation("column '", def.name, "': decimal needs its precision and scale: decimal(P,S)");
+    return Validation("column '", def.name,
+                      "': decimal needs its precision and scale: decimal(P,S)");
   }
   if (iceberg::IsContainer(type)) {
-    return Validation("column '", def.name, "': ", text, " needs its element types, e.g. list<string>");
+    return Validation("column '", def.name, "': ", text,
+                      " needs its element types, e.g. list<string>");
   }
   def.type = type;
   return def;

@@ -12,13 +12,13 @@
 //         [--sort KEY] [--order asc|desc] [--json]
 //   scan CAT.NS.T [--snapshot N | --at TS] [--json]
 //   changes CAT.NS.T --from N [--to M] [--json]
-#include <CLI/CLI.hpp>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -118,8 +118,8 @@ class FileBatches {
     client::TextImportOptions options;
     options.batch_rows = batch_rows_;
     auto reader = client::TextBatchReader::Open(
-        stream.get(), format == InputFormat::kCsv ? client::TextFormat::kCsv
-                                                  : client::TextFormat::kJsonLines,
+        stream.get(),
+        format == InputFormat::kCsv ? client::TextFormat::kCsv : client::TextFormat::kJsonLines,
         target_, options);
     if (!reader.ok()) return Validation(path, ": ", reader.error().message);
     stream_ = std::move(stream);
@@ -226,9 +226,9 @@ void RegisterDataCommands(CLI::App& app, CommandContext& context) {
           [&]() -> Result<std::optional<columnar::RecordBatch>> {
             auto batch = batches.Next();
             if (progress && batch.ok()) {
-              DrawProgress(batches, std::chrono::duration<double>(
-                                        std::chrono::steady_clock::now() - start)
-                                        .count());
+              DrawProgress(
+                  batches,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
             }
             return batch;
           },
@@ -267,8 +267,8 @@ void RegisterDataCommands(CLI::App& app, CommandContext& context) {
         table_rows.push_back({std::to_string(file.record_count), HumanBytes(file.file_size_bytes),
                               TupleText(file.partition_values), file.path});
       }
-      std::cout << "appended " << rows << " row(s) to " << f.table << " in "
-                << result->files.size() << " file(s): snapshot " << result->snapshot_id << "\n";
+      std::cout << "appended " << rows << " row(s) to " << f.table << " in " << result->files.size()
+                << " file(s): snapshot " << result->snapshot_id << "\n";
       PrintTable({"rows", "size", "partition", "path"}, table_rows);
       return Status::Ok();
     });

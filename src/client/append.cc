@@ -121,8 +121,8 @@ struct AppendPath {
     if (fresh.partitioned()) {
       for (const PartitionField& field : fresh.partition_spec->fields) {
         auto transform = iceberg::ParseTransform(
-            field.transform, field.transform_param ? std::optional<int64_t>(*field.transform_param)
-                                                   : std::nullopt);
+            field.transform,
+            field.transform_param ? std::optional<int64_t>(*field.transform_param) : std::nullopt);
         if (!transform.ok()) {
           return Validation("table ", qualified, " has a partition field the writer cannot apply: ",
                             transform.error().message);
@@ -179,8 +179,9 @@ struct AppendPath {
       if (aligned.num_rows == 0) continue;
       std::vector<iceberg::PartitionKeyColumn> keys;
       for (const SpecField& field : spec) {
-        HOGLAKE_ASSIGN_OR_RETURN(PartitionSource source,
-                                 FindPartitionSource(aligned, fresh.columns, field.source_field_id));
+        HOGLAKE_ASSIGN_OR_RETURN(
+            PartitionSource source,
+            FindPartitionSource(aligned, fresh.columns, field.source_field_id));
         auto column = iceberg::ComputePartitionKeys(*source.values, source.type, field.transform);
         if (!column.ok()) {
           return Validation("partition source '", source.path, "': ", column.error().message);
@@ -257,8 +258,9 @@ struct AppendPath {
       request.Key("footer_size");
       request.Int(file->summary.footer_size);
       if (!options.deferred_stats) {
-        HOGLAKE_ASSIGN_OR_RETURN(std::vector<parquet::ColumnStats> stats,
-                                 parquet::ExtractColumnStats(file->summary.metadata, stats_columns));
+        HOGLAKE_ASSIGN_OR_RETURN(
+            std::vector<parquet::ColumnStats> stats,
+            parquet::ExtractColumnStats(file->summary.metadata, stats_columns));
         request.Key("column_stats");
         parquet::AppendColumnStatsJson(stats, &request);
       }

@@ -134,13 +134,35 @@ bool IntegerWidens(const DataType& from, const DataType& to) {
 
 int64_t ReadInteger(const uint8_t* p, TypeId id) {
   switch (id) {
-    case TypeId::kInt8: return *reinterpret_cast<const int8_t*>(p);
-    case TypeId::kInt16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case TypeId::kInt32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case TypeId::kUInt8: return *p;
-    case TypeId::kUInt16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case TypeId::kUInt32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    default: { int64_t v; std::memcpy(&v, p, 8); return v; }
+    case TypeId::kInt8:
+      return *reinterpret_cast<const int8_t*>(p);
+    case TypeId::kInt16: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case TypeId::kInt32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case TypeId::kUInt8:
+      return *p;
+    case TypeId::kUInt16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case TypeId::kUInt32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
   }
 }
 
@@ -177,8 +199,8 @@ Result<ArrayPtr> ConvertChildren(const ArrayPtr& array, const Field& source, con
       JoinPath(&child_path, path, tf.name);
       size_t index = 0;
       while (s.children[index].name != tf.name) ++index;  // names were checked
-      HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr child, Convert(array->children[index], s.children[index],
-                                                       tf, child_path));
+      HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr child,
+                               Convert(array->children[index], s.children[index], tf, child_path));
       out->children.push_back(std::move(child));
     }
   } else if (t.id == TypeId::kList) {
@@ -190,8 +212,8 @@ Result<ArrayPtr> ConvertChildren(const ArrayPtr& array, const Field& source, con
     auto out_entries = std::make_shared<ArrayData>(*entries);
     out_entries->type = t.children[0].type;
     out_entries->children.clear();
-    HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr key, Convert(entries->children[0], s.map_key(), t.map_key(),
-                                                   path + ".key"));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        ArrayPtr key, Convert(entries->children[0], s.map_key(), t.map_key(), path + ".key"));
     HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr value, Convert(entries->children[1], s.map_value(),
                                                      t.map_value(), path + ".value"));
     out_entries->children = {std::move(key), std::move(value)};
@@ -205,8 +227,8 @@ Result<ArrayPtr> Convert(const ArrayPtr& array, const Field& source, const Field
   const DataType& s = *source.type;
   const DataType& t = *target.type;
   if (!target.nullable && array->null_count > 0) {
-    return Validation("column '", path, "' is not nullable but the data has ",
-                      array->null_count, " null(s)");
+    return Validation("column '", path, "' is not nullable but the data has ", array->null_count,
+                      " null(s)");
   }
   if (s.is_nested() || t.is_nested()) {
     if (s.id != t.id) {
@@ -236,9 +258,9 @@ Result<ArrayPtr> Convert(const ArrayPtr& array, const Field& source, const Field
     out->length = n;
     out->null_count = array->null_count;
     out->offset = 0;
-    out->buffers.push_back(array->null_count ? Buffer::Slice(array->buffers[0], 0,
-                                                             array->buffers[0]->size())
-                                             : nullptr);
+    out->buffers.push_back(array->null_count
+                               ? Buffer::Slice(array->buffers[0], 0, array->buffers[0]->size())
+                               : nullptr);
     if (array->offset != 0 && out->buffers[0]) {
       // Re-base the validity bitmap to offset 0.
       auto bits = Buffer::Allocate(columnar::BytesForBits(n));
@@ -350,9 +372,9 @@ Result<columnar::RecordBatch> AlignBatch(const columnar::RecordBatch& batch,
   out.num_rows = batch.num_rows;
   for (const Field& field : target->fields) {
     const int index = source.FieldIndex(field.name);
-    HOGLAKE_ASSIGN_OR_RETURN(
-        ArrayPtr column, Convert(batch.columns[static_cast<size_t>(index)],
-                                 source.fields[static_cast<size_t>(index)], field, field.name));
+    HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr column,
+                             Convert(batch.columns[static_cast<size_t>(index)],
+                                     source.fields[static_cast<size_t>(index)], field, field.name));
     out.columns.push_back(std::move(column));
   }
   return out;
@@ -365,8 +387,7 @@ std::vector<parquet::StatsColumn> StatsColumnsFor(const std::vector<Column>& col
 }
 
 Result<PartitionSource> FindPartitionSource(const columnar::RecordBatch& aligned,
-                                            const std::vector<Column>& columns,
-                                            int32_t field_id) {
+                                            const std::vector<Column>& columns, int32_t field_id) {
   // Walk top-level columns and struct members, remembering the chain.
   struct Step {
     const Column* column;
@@ -399,7 +420,8 @@ Result<PartitionSource> FindPartitionSource(const columnar::RecordBatch& aligned
   int64_t base = 0;  // index of row 0 in `current`'s logical positions
   for (size_t depth = 0;; ++depth) {
     for (int64_t i = 0; i < n; ++i) {
-      if (valid[static_cast<size_t>(i)] && current->IsNull(base + i)) valid[static_cast<size_t>(i)] = 0;
+      if (valid[static_cast<size_t>(i)] && current->IsNull(base + i))
+        valid[static_cast<size_t>(i)] = 0;
     }
     if (depth + 1 == chain.size()) break;
     base += current->offset;  // struct children are indexed with the parent's offset

@@ -34,8 +34,9 @@ std::vector<Column> NestedTable() {
           Container("s", ColumnType::kStruct, 2,
                     {Leaf("a", ColumnType::kString, 3), Leaf("b", ColumnType::kInt, 4)}),
           Container("l", ColumnType::kList, 5, {Leaf("element", ColumnType::kUuid, 6)}),
-          Container("m", ColumnType::kMap, 7,
-                    {Leaf("key", ColumnType::kString, 8, false), Leaf("value", ColumnType::kUInt32, 9)})};
+          Container(
+              "m", ColumnType::kMap, 7,
+              {Leaf("key", ColumnType::kString, 8, false), Leaf("value", ColumnType::kUInt32, 9)})};
 }
 
 TEST(WriterSchemaTest, FieldIdsOnEveryLevelAndWriterTypes) {
@@ -88,8 +89,9 @@ std::vector<Column> FlatTable() {
 
 TEST(AlignBatchTest, ReordersToCatalogOrderAndWidensIntegers) {
   auto target = *WriterSchema(FlatTable());
-  auto batch = Batch({Field{"name", columnar::Utf8(), true, {}}, Field{"id", columnar::Int32(), true, {}}},
-                     {Strings({"a", std::nullopt}), Int32s({7, -2})});
+  auto batch =
+      Batch({Field{"name", columnar::Utf8(), true, {}}, Field{"id", columnar::Int32(), true, {}}},
+            {Strings({"a", std::nullopt}), Int32s({7, -2})});
   auto aligned = AlignBatch(batch, target);
   ASSERT_TRUE(aligned.ok()) << aligned.status().ToString();
   EXPECT_EQ(aligned->schema, target);
@@ -120,23 +122,27 @@ TEST(AlignBatchTest, NamesWhatIsMissingOrExtra) {
 
 TEST(AlignBatchTest, RefusesNullsInNotNullAndNarrowingTypes) {
   auto target = *WriterSchema(FlatTable());
-  auto nulls = AlignBatch(Batch({Field{"id", columnar::Int32(), true, {}}, Field{"name", columnar::Utf8(), true, {}}},
-                                {Int32s({1, std::nullopt}), Strings({"a", "b"})}),
-                          target);
+  auto nulls = AlignBatch(
+      Batch({Field{"id", columnar::Int32(), true, {}}, Field{"name", columnar::Utf8(), true, {}}},
+            {Int32s({1, std::nullopt}), Strings({"a", "b"})}),
+      target);
   ASSERT_FALSE(nulls.ok());
   EXPECT_EQ(nulls.error().message, "column 'id' is not nullable but the data has 1 null(s)");
-  auto narrow = AlignBatch(Batch({Field{"id", columnar::Int32(), true, {}}, Field{"name", columnar::Int32(), true, {}}},
-                                 {Int32s({1}), Int32s({2})}),
-                           target);
+  auto narrow = AlignBatch(
+      Batch({Field{"id", columnar::Int32(), true, {}}, Field{"name", columnar::Int32(), true, {}}},
+            {Int32s({1}), Int32s({2})}),
+      target);
   ASSERT_FALSE(narrow.ok());
   EXPECT_EQ(narrow.error().message, "column 'name' has type int32; the table wants utf8");
 }
 
 TEST(AlignBatchTest, NestedNamesAreCheckedByPath) {
-  std::vector<Column> table = {Container("s", ColumnType::kStruct, 1,
-                                         {Leaf("a", ColumnType::kString, 2), Leaf("b", ColumnType::kInt, 3)})};
+  std::vector<Column> table = {
+      Container("s", ColumnType::kStruct, 1,
+                {Leaf("a", ColumnType::kString, 2), Leaf("b", ColumnType::kInt, 3)})};
   auto target = *WriterSchema(table);
-  auto type = columnar::Struct({Field{"a", columnar::Utf8(), true, {}}, Field{"typo", columnar::Int32(), true, {}}});
+  auto type = columnar::Struct(
+      {Field{"a", columnar::Utf8(), true, {}}, Field{"typo", columnar::Int32(), true, {}}});
   columnar::StructBuilder b(type);
   b.Append();
   b.child<columnar::StringBuilder>(0).Append("x");
@@ -149,20 +155,22 @@ TEST(AlignBatchTest, NestedNamesAreCheckedByPath) {
 TEST(ReservedNamesTest, EveryDepthListed) {
   auto inner = columnar::Struct({Field{"_hogx", columnar::Int32(), true, {}}});
   columnar::Schema schema;
-  schema.fields = {Field{"_hog_row_id", columnar::Int64(), true, {}},
-                   Field{"s", columnar::Struct({Field{"_hog_a", columnar::Int32(), true, {}}}), true, {}},
-                   Field{"l", columnar::List(inner), true, {}},
-                   Field{"_leading", columnar::Int32(), true, {}}};
+  schema.fields = {
+      Field{"_hog_row_id", columnar::Int64(), true, {}},
+      Field{"s", columnar::Struct({Field{"_hog_a", columnar::Int32(), true, {}}}), true, {}},
+      Field{"l", columnar::List(inner), true, {}}, Field{"_leading", columnar::Int32(), true, {}}};
   Status status = CheckReservedNames(schema);
   ASSERT_FALSE(status.ok());
-  EXPECT_NE(status.error().message.find("['_hog_row_id', 's._hog_a', 'l._hogx']"), std::string::npos)
+  EXPECT_NE(status.error().message.find("['_hog_row_id', 's._hog_a', 'l._hogx']"),
+            std::string::npos)
       << status.error().message;
   EXPECT_NE(status.error().message.find("reserved prefix '_hog'"), std::string::npos);
 }
 
 TEST(PartitionSourceTest, StructLeafFoldsParentNulls) {
-  std::vector<Column> table = {Leaf("id", ColumnType::kLong, 1),
-                               Container("s", ColumnType::kStruct, 2, {Leaf("team", ColumnType::kInt, 3)})};
+  std::vector<Column> table = {
+      Leaf("id", ColumnType::kLong, 1),
+      Container("s", ColumnType::kStruct, 2, {Leaf("team", ColumnType::kInt, 3)})};
   auto target = *WriterSchema(table);
   columnar::Int64Builder ids;
   for (int i = 0; i < 4; ++i) ids.Append(i);

@@ -72,10 +72,10 @@ columnar::RecordBatch EventBatch(const std::vector<EventRow>& rows) {
 
 // 8 rows over teams 7/8 × Jan–Mar 2026 (the pinned fan-out example).
 std::vector<EventRow> SixPartitionRows() {
-  return {{7, Micros(2026, 1, 5), "a", 100},  {8, Micros(2026, 1, 6), "b", 200},
-          {8, Micros(2026, 1, 7), "c", 300},  {7, Micros(2026, 2, 1), "d", 400},
-          {8, Micros(2026, 2, 2), "e", 500},  {7, Micros(2026, 3, 3), "f", 600},
-          {7, Micros(2026, 3, 4), "g", 700},  {8, Micros(2026, 3, 5), "h", -800}};
+  return {{7, Micros(2026, 1, 5), "a", 100}, {8, Micros(2026, 1, 6), "b", 200},
+          {8, Micros(2026, 1, 7), "c", 300}, {7, Micros(2026, 2, 1), "d", 400},
+          {8, Micros(2026, 2, 2), "e", 500}, {7, Micros(2026, 3, 3), "f", 600},
+          {7, Micros(2026, 3, 4), "g", 700}, {8, Micros(2026, 3, 5), "h", -800}};
 }
 
 std::string LocalPath(const std::string& uri) { return uri.substr(std::string("file://").size()); }
@@ -98,8 +98,8 @@ client::Table PartitionedEvents(Lake& lake, const std::string& name) {
   EXPECT_TRUE(table.ok()) << table.status().ToString();
   const int32_t team_id = table->info().columns[0].field_id;
   const int32_t ts_id = table->info().columns[1].field_id;
-  auto altered = table->Alter({client::SetPartitionSpec({{team_id, "identity", std::nullopt},
-                                                         {ts_id, "month", std::nullopt}})});
+  auto altered = table->Alter({client::SetPartitionSpec(
+      {{team_id, "identity", std::nullopt}, {ts_id, "month", std::nullopt}})});
   EXPECT_TRUE(altered.ok()) << altered.status().ToString();
   return *table;
 }
@@ -128,9 +128,10 @@ TEST(SdkAppendTest, FanOutWritesOneFilePerTupleInOneCommit) {
     EXPECT_EQ(appended->files[i].path.rfind(lake.catalog->data_path() + "data/ns/events/", 0), 0u);
   }
   // Each file holds exactly its partition's rows, with the catalog's field ids.
-  EXPECT_EQ(ReadRows(appended->files[1].path),
-            "{\"team\":8,\"ts\":\"2026-01-06T00:00:00.000000Z\",\"name\":\"b\",\"amount\":\"2.00\"}\n"
-            "{\"team\":8,\"ts\":\"2026-01-07T00:00:00.000000Z\",\"name\":\"c\",\"amount\":\"3.00\"}\n");
+  EXPECT_EQ(
+      ReadRows(appended->files[1].path),
+      "{\"team\":8,\"ts\":\"2026-01-06T00:00:00.000000Z\",\"name\":\"b\",\"amount\":\"2.00\"}\n"
+      "{\"team\":8,\"ts\":\"2026-01-07T00:00:00.000000Z\",\"name\":\"c\",\"amount\":\"3.00\"}\n");
   auto reader = parquet::ParquetReader::OpenFile(LocalPath(appended->files[0].path));
   ASSERT_TRUE(reader.ok());
   for (size_t i = 0; i < table.info().columns.size(); ++i) {
@@ -289,15 +290,19 @@ TEST(SdkAppendTest, NestedColumnsRoundTripWithFieldIds) {
   addr.children = {Col("city", ColumnType::kString), Col("zip", ColumnType::kInt)};
   ColumnDef props = Col("props", ColumnType::kMap);
   props.children = {Col("key", ColumnType::kString, false), Col("value", ColumnType::kLong)};
-  auto table = lake.ns->CreateTable("nested", {Col("id", ColumnType::kLong, false), tags, addr, props});
+  auto table =
+      lake.ns->CreateTable("nested", {Col("id", ColumnType::kLong, false), tags, addr, props});
   ASSERT_TRUE(table.ok()) << table.status().ToString();
 
   auto writer_schema = std::make_shared<columnar::Schema>();
-  writer_schema->fields = {
-      {"id", columnar::Int64(), false, {}},
-      {"tags", columnar::List(columnar::Utf8()), true, {}},
-      {"addr", columnar::Struct({{"city", columnar::Utf8(), true, {}}, {"zip", columnar::Int32(), true, {}}}), true, {}},
-      {"props", columnar::Map(columnar::Utf8(), columnar::Int64()), true, {}}};
+  writer_schema->fields = {{"id", columnar::Int64(), false, {}},
+                           {"tags", columnar::List(columnar::Utf8()), true, {}},
+                           {"addr",
+                            columnar::Struct({{"city", columnar::Utf8(), true, {}},
+                                              {"zip", columnar::Int32(), true, {}}}),
+                            true,
+                            {}},
+                           {"props", columnar::Map(columnar::Utf8(), columnar::Int64()), true, {}}};
   columnar::Int64Builder id;
   columnar::ListBuilder tag_list(writer_schema->fields[1].type);
   columnar::StructBuilder address(writer_schema->fields[2].type);
@@ -305,7 +310,8 @@ TEST(SdkAppendTest, NestedColumnsRoundTripWithFieldIds) {
   for (int i = 0; i < 3; ++i) {
     id.Append(i);
     tag_list.Append();
-    for (int j = 0; j < i; ++j) tag_list.value_builder<columnar::StringBuilder>().Append("t" + std::to_string(j));
+    for (int j = 0; j < i; ++j)
+      tag_list.value_builder<columnar::StringBuilder>().Append("t" + std::to_string(j));
     address.Append();
     address.child<columnar::StringBuilder>(0).Append(i == 1 ? "Oslo" : "Rome");
     address.child<columnar::Int32Builder>(1).Append(1000 + i);
@@ -313,15 +319,18 @@ TEST(SdkAppendTest, NestedColumnsRoundTripWithFieldIds) {
     prop_map.key_builder<columnar::StringBuilder>().Append("k");
     prop_map.item_builder<columnar::Int64Builder>().Append(i * 7);
   }
-  auto batch = columnar::MakeRecordBatch(writer_schema, {*id.Finish(), *tag_list.Finish(),
-                                                         *address.Finish(), *prop_map.Finish()});
+  auto batch = columnar::MakeRecordBatch(
+      writer_schema, {*id.Finish(), *tag_list.Finish(), *address.Finish(), *prop_map.Finish()});
   ASSERT_TRUE(batch.ok()) << batch.status().ToString();
   auto appended = table->Append(*batch);
   ASSERT_TRUE(appended.ok()) << appended.status().ToString();
   EXPECT_EQ(ReadRows(appended->files[0].path),
-            "{\"id\":0,\"tags\":[],\"addr\":{\"city\":\"Rome\",\"zip\":1000},\"props\":[{\"key\":\"k\",\"value\":0}]}\n"
-            "{\"id\":1,\"tags\":[\"t0\"],\"addr\":{\"city\":\"Oslo\",\"zip\":1001},\"props\":[{\"key\":\"k\",\"value\":7}]}\n"
-            "{\"id\":2,\"tags\":[\"t0\",\"t1\"],\"addr\":{\"city\":\"Rome\",\"zip\":1002},\"props\":[{\"key\":\"k\",\"value\":14}]}\n");
+            "{\"id\":0,\"tags\":[],\"addr\":{\"city\":\"Rome\",\"zip\":1000},\"props\":[{\"key\":"
+            "\"k\",\"value\":0}]}\n"
+            "{\"id\":1,\"tags\":[\"t0\"],\"addr\":{\"city\":\"Oslo\",\"zip\":1001},\"props\":[{"
+            "\"key\":\"k\",\"value\":7}]}\n"
+            "{\"id\":2,\"tags\":[\"t0\",\"t1\"],\"addr\":{\"city\":\"Rome\",\"zip\":1002},"
+            "\"props\":[{\"key\":\"k\",\"value\":14}]}\n");
   // Stats rows for every leaf, bounds for the struct member.
   auto files = table->Files();
   ASSERT_TRUE(files.ok());

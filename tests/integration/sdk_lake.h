@@ -32,8 +32,7 @@ inline void OpenSdkLake(SdkLake& lake, const std::string& prefix) {
   lake.ns = *ns;
 }
 
-inline client::ColumnDef SdkColumn(std::string name, iceberg::TypeSpec type,
-                                   bool nullable = true) {
+inline client::ColumnDef SdkColumn(std::string name, iceberg::TypeSpec type, bool nullable = true) {
   client::ColumnDef def;
   def.name = std::move(name);
   def.type = type;

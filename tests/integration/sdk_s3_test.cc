@@ -28,8 +28,9 @@ TEST(SdkS3Test, AppendUploadsToS3AndRegistersWhatItUploaded) {
   client::ColumnDef team{"team", iceberg::ColumnType::kString, true, {}, {}, {}};
   auto table = ns->CreateTable("t", {id, team});
   ASSERT_TRUE(table.ok()) << table.status().ToString();
-  ASSERT_TRUE(table->Alter({client::SetPartitionSpec(
-                               {{table->info().columns[1].field_id, "identity", std::nullopt}})})
+  ASSERT_TRUE(table
+                  ->Alter({client::SetPartitionSpec(
+                      {{table->info().columns[1].field_id, "identity", std::nullopt}})})
                   .ok());
 
   auto schema = std::make_shared<columnar::Schema>();

@@ -18,9 +18,9 @@
 #include <thread>
 #include <vector>
 
+#include "s3rver_process.h"
 #include "storage/object_store.h"
 #include "storage/s3_store.h"
-#include "s3rver_process.h"
 
 namespace hoglake {
 namespace {

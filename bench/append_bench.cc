@@ -30,6 +30,8 @@
 #include "columnar/builder.h"
 #include "parquet/writer.h"
 
+#include "bench_server.h"
+
 namespace {
 
 using namespace hoglake;
@@ -112,39 +114,17 @@ int main(int argc, char** argv) {
     }
   }
 
-  char pattern[] = "/tmp/hoglake-append-bench-XXXXXX";
-  if (!mkdtemp(pattern)) Die("mkdtemp failed");
-  const std::string dir = pattern;
-  std::filesystem::permissions(dir, std::filesystem::perms::owner_all |
-                                        std::filesystem::perms::group_exec |
-                                        std::filesystem::perms::others_exec);
-  pid_t server = -1;
+  BenchServer server;
+  std::string dir;
   if (url.empty()) {
-    const std::string ready = dir + "/ready";
-    server = fork();
-    if (server == 0) {
-      std::freopen((dir + "/server.log").c_str(), "w", stderr);
-      execl(hoglake_bin.c_str(), hoglake_bin.c_str(), "serve", "--data-dir",
-            (dir + "/server").c_str(), "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(),
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto deadline = Clock::now() + std::chrono::seconds(120);
-    while (!std::filesystem::exists(ready)) {
-      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server) {
-        Die("server did not start (see " + dir + "/server.log)");
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::ifstream in(ready);
-    in >> url;
+    server = BenchServer::Start("append_bench", hoglake_bin);
+    url = server.url;
+    dir = server.dir;
+  } else {
+    char pattern[] = "/tmp/hoglake-append-bench-XXXXXX";
+    if (!mkdtemp(pattern)) Die("mkdtemp failed");
+    dir = pattern;
   }
-  auto stop = [&] {
-    if (server > 0) {
-      kill(server, SIGTERM);
-      waitpid(server, nullptr, 0);
-    }
-  };
 
   std::vector<columnar::RecordBatch> batches;
   for (int64_t first = 0; first < rows; first += batch_rows) {
@@ -173,7 +153,7 @@ int main(int argc, char** argv) {
 
   client::HoglakeClient client(url);
   const std::string catalog_name = "bench" + std::to_string(getpid());
-  auto catalog = client.CreateCatalog(catalog_name, "file://" + dir + "/lake/");
+  auto catalog = client.CreateCatalog(catalog_name, "file://" + dir + "/bench-lake/");
   if (!catalog.ok()) Die(catalog.status().ToString());
   auto ns = catalog->CreateNamespace("bench");
   if (!ns.ok()) Die(ns.status().ToString());
@@ -211,7 +191,7 @@ int main(int argc, char** argv) {
     Die("the table holds " + std::to_string(total) + " rows in " + std::to_string(files->size()) +
         " files; expected " + std::to_string(rows) + " in " + std::to_string(batches.size()));
   }
-  stop();
+  server.Stop();
   std::filesystem::remove_all(dir);
   return 0;
 }

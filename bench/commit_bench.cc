@@ -27,6 +27,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_server.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -172,28 +174,10 @@ int main(int argc, char** argv) {
     }
   }
 
-  pid_t server = -1;
-  std::string dir;
+  BenchServer server;
   if (options.url.empty()) {
-    char pattern[] = "/tmp/hoglake-bench-XXXXXX";
-    if (!mkdtemp(pattern)) Die("mkdtemp failed");
-    dir = pattern;
-    const std::string ready = dir + "/ready";
-    server = fork();
-    if (server == 0) {
-      std::freopen((dir + "/server.log").c_str(), "w", stderr);
-      execl(options.hoglake.c_str(), options.hoglake.c_str(), "serve", "--data-dir", dir.c_str(),
-            "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto deadline = Clock::now() + std::chrono::seconds(120);
-    while (!std::filesystem::exists(ready)) {
-      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server)
-        Die("server did not start");
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::ifstream in(ready);
-    in >> options.url;
+    server = BenchServer::Start("commit_bench", options.hoglake);
+    options.url = server.url;
   }
   Api api(options.url);
   const std::string suffix = std::to_string(getpid());
@@ -236,10 +220,9 @@ int main(int argc, char** argv) {
   ok = CheckInvariants(api, empty) && CheckInvariants(api, seeded);
   Emit("invariants", "ok", ok ? 1 : 0, "bool");
 
-  if (server > 0) {
-    kill(server, SIGTERM);
-    waitpid(server, nullptr, 0);
-    std::filesystem::remove_all(dir);
+  if (server.pid > 0) {
+    server.Stop();
+    std::filesystem::remove_all(server.dir);
   }
   return ok ? 0 : 1;
 }

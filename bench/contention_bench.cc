@@ -84,6 +84,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_server.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -559,10 +561,6 @@ RunResult RunFloor(const std::string& conninfo, const CatalogUnderTest& cat, int
       });
 }
 
-std::string EmbeddedConninfo(const std::string& data_dir) {
-  return "host=" + data_dir + "/run port=5432 user=hoglake dbname=hoglake";
-}
-
 std::vector<int> ParseList(const std::string& text) {
   std::vector<int> out;
   std::stringstream in(text);
@@ -607,30 +605,11 @@ int main(int argc, char** argv) {
     if (!writers_given) options.writers = {1, 2, 4, 8};
   }
 
-  pid_t server = -1;
-  std::string dir;
+  BenchServer server;
   if (options.url.empty()) {
-    char pattern[] = "/tmp/hoglake-bench-XXXXXX";
-    if (!mkdtemp(pattern)) Die("mkdtemp failed");
-    dir = pattern;
-    const std::string ready = dir + "/ready";
-    server = fork();
-    if (server == 0) {
-      std::freopen((dir + "/server.log").c_str(), "w", stderr);
-      execl(options.hoglake.c_str(), options.hoglake.c_str(), "serve", "--data-dir", dir.c_str(),
-            "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto deadline = Clock::now() + std::chrono::seconds(120);
-    while (!std::filesystem::exists(ready)) {
-      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server)
-        Die("server did not start");
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::ifstream in(ready);
-    in >> options.url;
-    if (options.conninfo.empty()) options.conninfo = EmbeddedConninfo(dir);
-    std::cerr << "contention_bench: server pid " << server << ", data dir " << dir << "\n";
+    server = BenchServer::Start("contention_bench", options.hoglake);
+    options.url = server.url;
+    if (options.conninfo.empty()) options.conninfo = server.Conninfo();
   }
   const bool floor = options.floor && !options.conninfo.empty();
 
@@ -692,10 +671,9 @@ int main(int argc, char** argv) {
   for (const CatalogUnderTest& cat : catalogs) ok = CheckInvariants(options.url, cat) && ok;
   Emit("invariants", "ok", ok ? 1 : 0, "bool");
 
-  if (server > 0) {
-    kill(server, SIGTERM);
-    waitpid(server, nullptr, 0);
-    std::filesystem::remove_all(dir);
+  if (server.pid > 0) {
+    server.Stop();
+    std::filesystem::remove_all(server.dir);
   }
   return ok ? 0 : 1;
 }

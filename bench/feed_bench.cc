@@ -67,6 +67,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_server.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -503,31 +505,12 @@ int main(int argc, char** argv) {
   if (options.sizes.empty() || options.calls < 1 || options.cycles < 0 || options.probe < 1)
     Die("bad sizes/calls/cycles/probe");
 
-  pid_t server = -1;
-  std::string dir, conninfo;
+  BenchServer server;
+  std::string conninfo;
   if (options.url.empty()) {
-    char pattern[] = "/tmp/hoglake-bench-XXXXXX";
-    if (!mkdtemp(pattern)) Die("mkdtemp failed");
-    dir = pattern;
-    chmod(dir.c_str(), 0755);  // the embedded PostgreSQL runs as another user
-    const std::string ready = dir + "/ready";
-    server = fork();
-    if (server == 0) {
-      if (!std::freopen((dir + "/server.log").c_str(), "w", stderr)) _exit(126);
-      execl(options.hoglake.c_str(), options.hoglake.c_str(), "serve", "--data-dir", dir.c_str(),
-            "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    const auto deadline = Clock::now() + std::chrono::seconds(120);
-    while (!std::filesystem::exists(ready)) {
-      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server)
-        Die("server did not start (log: " + dir + "/server.log)");
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    std::ifstream in(ready);
-    in >> options.url;
-    conninfo = "host=" + dir + "/run port=5432 user=hoglake dbname=hoglake";
-    std::cerr << "feed_bench: server pid " << server << ", data dir " << dir << "\n";
+    server = BenchServer::Start("feed_bench", options.hoglake);
+    options.url = server.url;
+    conninfo = server.Conninfo();
   }
   Api api(options.url);
   const std::string suffix = std::to_string(getpid());
@@ -538,10 +521,9 @@ int main(int argc, char** argv) {
   Emit("feed_bench", "wall", Ms(start) / 1000.0, "s");
   Emit("invariants", "ok", ok ? 1 : 0, "bool");
 
-  if (server > 0) {
-    kill(server, SIGTERM);
-    waitpid(server, nullptr, 0);
-    if (getenv("FEED_BENCH_KEEP") == nullptr) std::filesystem::remove_all(dir);
+  if (server.pid > 0) {
+    server.Stop();
+    if (getenv("FEED_BENCH_KEEP") == nullptr) std::filesystem::remove_all(server.dir);
   }
   return ok ? 0 : 1;
 }

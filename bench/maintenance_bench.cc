@@ -71,6 +71,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_server.h"
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -289,31 +291,11 @@ int main(int argc, char** argv) {
   }
 
   // ---- server ----
-  char pattern[] = "/tmp/hoglake-bench-XXXXXX";
-  if (!mkdtemp(pattern)) Die("mkdtemp failed");
-  const std::string dir = pattern;
-  chmod(dir.c_str(), 0755);
-  const std::string ready = dir + "/ready";
-  const pid_t server = fork();
-  if (server == 0) {
-    std::freopen((dir + "/server.log").c_str(), "w", stderr);
-    setenv("HOGLAKE_EXPIRY_INTERVAL_MS", "0", 1);
-    setenv("HOGLAKE_HYDRATOR_INTERVAL_MS", "0", 1);
-    execl(options.hoglake.c_str(), options.hoglake.c_str(), "serve", "--data-dir", dir.c_str(),
-          "--listen", "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  {
-    const auto deadline = Clock::now() + std::chrono::seconds(120);
-    while (!fs::exists(ready)) {
-      if (Clock::now() > deadline || waitpid(server, nullptr, WNOHANG) == server)
-        Die("server did not start (log: " + dir + "/server.log)");
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  }
-  std::string url;
-  std::ifstream(ready) >> url;
-  std::cerr << "maintenance_bench: server pid " << server << ", data dir " << dir << "\n";
+  BenchServer server = BenchServer::Start(
+      "maintenance_bench", options.hoglake,
+      {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "0"}});
+  const std::string& dir = server.dir;
+  const std::string& url = server.url;
 
   const std::string root_dir = dir + "/data";
   fs::create_directories(root_dir + "/hist");
@@ -547,8 +529,7 @@ int main(int argc, char** argv) {
   }
   Emit("invariants", "ok", ok ? 1 : 0, "bool");
 
-  kill(server, SIGTERM);
-  waitpid(server, nullptr, 0);
+  server.Stop();
   if (ok) fs::remove_all(dir);
   return ok ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 #include <regex>
 #include <string>
 
+#include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -25,37 +26,7 @@ int64_t CommitLockKey(int64_t catalog_id) {
   return (kCatalogCommitLockClass << 32) | (catalog_id & 0xFFFFFFFF);
 }
 
-// One libpq session; Run executes a statement and expects success, Int runs
-// a one-value query.
-class Session {
- public:
-  explicit Session(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {}
-  ~Session() { PQfinish(conn_); }
-  Session(const Session&) = delete;
-  Session& operator=(const Session&) = delete;
-  bool ok() const { return PQstatus(conn_) == CONNECTION_OK; }
-  void Run(const std::string& sql) {
-    PGresult* r = PQexec(conn_, sql.c_str());
-    const ExecStatusType status = PQresultStatus(r);
-    EXPECT_TRUE(status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
-        << sql << ": " << PQerrorMessage(conn_);
-    PQclear(r);
-  }
-  int64_t Int(const std::string& sql) {
-    PGresult* r = PQexec(conn_, sql.c_str());
-    int64_t value = -1;
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-      value = std::atoll(PQgetvalue(r, 0, 0));
-    } else {
-      ADD_FAILURE() << sql << ": " << PQerrorMessage(conn_);
-    }
-    PQclear(r);
-    return value;
-  }
-
- private:
-  PGconn* conn_;
-};
+using Session = PgSession;
 
 // The value of an unlabelled sample `name` in Prometheus text, -1 if absent.
 double Sample(const std::string& text, const std::string& name) {
@@ -67,11 +38,7 @@ double Sample(const std::string& text, const std::string& name) {
 TEST(CommitQueueTest, HeldCommitLockAnswers503AndWritesNothing) {
   const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "commit_queue_" + std::to_string(getpid());
-  {
-    Session admin("host=" + socket_dir + " port=5432 user=hoglake dbname=postgres");
-    ASSERT_TRUE(admin.ok());
-    admin.Run("CREATE DATABASE " + db);
-  }
+  ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-queue-XXXXXX";
   ASSERT_NE(mkdtemp(server_dir), nullptr);
   char lake_dir[] = "/tmp/hoglake-queue-lake-XXXXXX";

@@ -12,6 +12,7 @@
 
 #include "client/client.h"
 #include "columnar/builder.h"
+#include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -20,13 +21,7 @@ namespace {
 TEST(HydratorLoopTest, PendingFilesTurnProvidedInTheBackground) {
   const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "hydrate_loop_" + std::to_string(getpid());
-  {
-    PGconn* admin =
-        PQconnectdb(("host=" + socket_dir + " port=5432 user=hoglake dbname=postgres").c_str());
-    ASSERT_EQ(PQstatus(admin), CONNECTION_OK) << PQerrorMessage(admin);
-    PQclear(PQexec(admin, ("CREATE DATABASE " + db).c_str()));
-    PQfinish(admin);
-  }
+  ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-hydrate-XXXXXX";
   ASSERT_NE(mkdtemp(server_dir), nullptr);
   char lake_dir[] = "/tmp/hoglake-hydrate-lake-XXXXXX";

@@ -13,37 +13,13 @@
 #include <thread>
 
 #include "invariants.h"
+#include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
 namespace {
 
-// One libpq session on the test's database; Int runs a one-value query.
-class Db {
- public:
-  explicit Db(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {}
-  ~Db() { PQfinish(conn_); }
-  bool ok() const { return PQstatus(conn_) == CONNECTION_OK; }
-  void Exec(const std::string& sql) {
-    PGresult* r = PQexec(conn_, sql.c_str());
-    EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << sql << ": " << PQerrorMessage(conn_);
-    PQclear(r);
-  }
-  int64_t Int(const std::string& sql) {
-    PGresult* r = PQexec(conn_, sql.c_str());
-    int64_t value = -1;
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0)) {
-      value = std::atoll(PQgetvalue(r, 0, 0));
-    } else {
-      ADD_FAILURE() << sql << ": " << PQerrorMessage(conn_);
-    }
-    PQclear(r);
-    return value;
-  }
-
- private:
-  PGconn* conn_;
-};
+using Db = PgSession;
 
 // Polls `done` every 50 ms for up to 10 s.
 bool Eventually(const std::function<bool()>& done) {
@@ -57,11 +33,7 @@ bool Eventually(const std::function<bool()>& done) {
 TEST(RetirementTest, RetiresOnlyTablesDroppedBelowTheFloor) {
   const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "retire_" + std::to_string(getpid());
-  {
-    Db admin("host=" + socket_dir + " port=5432 user=hoglake dbname=postgres");
-    ASSERT_TRUE(admin.ok());
-    admin.Exec("CREATE DATABASE " + db);
-  }
+  ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-retire-XXXXXX";
   ASSERT_NE(mkdtemp(server_dir), nullptr);
   char lake_dir[] = "/tmp/hoglake-retire-lake-XXXXXX";

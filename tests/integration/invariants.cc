@@ -1,5 +1,7 @@
 #include "invariants.h"
 
+#include <filesystem>
+
 namespace hoglake::testing {
 
 namespace {
@@ -58,6 +60,62 @@ void ExpectCatalogInvariantsAt(const std::string& base_url, const std::string& c
     ApiResponse table = server.Call("GET", t);
     EXPECT_EQ(table.json["record_count"].GetInt64(), next) << qualified;
   }
+}
+
+namespace {
+
+std::string CatalogIdSql(const std::string& catalog) {
+  return "(SELECT catalog_id FROM hog_catalog WHERE name = '" + catalog + "')";
+}
+
+}  // namespace
+
+void ExpectRowIdRangesDisjoint(PgSession& pg, const std::string& catalog) {
+  const std::vector<std::string> bad = pg.Column(
+      "SELECT path || ' [' || row_id_start || ', +' || record_count || ') prior end ' || "
+      "coalesce(prior_end, 0) || ', allocator ' || next_row_id FROM (SELECT d.path, "
+      "d.row_id_start, d.record_count, s.next_row_id, max(d.row_id_start + d.record_count) OVER "
+      "(PARTITION BY d.table_id ORDER BY d.row_id_start, d.data_file_id ROWS BETWEEN UNBOUNDED "
+      "PRECEDING AND 1 PRECEDING) AS prior_end FROM hog_data_file d JOIN hog_table_stats s USING "
+      "(catalog_id, table_id) WHERE d.catalog_id = " +
+      CatalogIdSql(catalog) +
+      " AND NOT d.explicit_row_ids AND d.record_count > 0) x WHERE row_id_start < 0 OR "
+      "row_id_start < coalesce(prior_end, 0) OR row_id_start + record_count > next_row_id");
+  for (const std::string& row : bad) ADD_FAILURE() << catalog << ": row ids overlap: " << row;
+}
+
+void ExpectFileRowObjectsExist(PgSession& pg, const std::string& catalog,
+                               const std::function<bool(const std::string&)>& exists) {
+  for (const std::string& path : pg.Column("SELECT DISTINCT path FROM hog_data_file WHERE "
+                                           "catalog_id = " +
+                                           CatalogIdSql(catalog))) {
+    EXPECT_TRUE(exists(path)) << catalog << ": a file row names " << path
+                              << " but its object is gone";
+  }
+}
+
+void ExpectRemovalBookkeeping(PgSession& pg, const std::string& catalog,
+                              const std::set<std::string>& registered) {
+  const std::string id = CatalogIdSql(catalog);
+  const std::vector<std::string> known =
+      pg.Column("SELECT path FROM hog_data_file WHERE catalog_id = " + id +
+                " UNION SELECT path FROM hog_file_removal WHERE catalog_id = " + id);
+  const std::set<std::string> tracked(known.begin(), known.end());
+  for (const std::string& path : registered) {
+    EXPECT_TRUE(tracked.contains(path))
+        << catalog << ": " << path << " lost both its file row and its removal-queue row";
+  }
+  for (const std::string& path : pg.Column(
+           "SELECT q.path FROM hog_file_removal q WHERE q.catalog_id = " + id +
+           " AND q.drained_at IS NULL AND (EXISTS (SELECT 1 FROM hog_data_file d WHERE "
+           "d.catalog_id = q.catalog_id AND d.path = q.path) OR EXISTS (SELECT 1 FROM hog_upload u "
+           "WHERE u.catalog_id = q.catalog_id AND u.path = q.path AND u.state = 'active'))")) {
+    ADD_FAILURE() << catalog << ": queued for removal while still referenced: " << path;
+  }
+}
+
+bool LocalObjectExists(const std::string& uri) {
+  return uri.starts_with("file://") && std::filesystem::exists(uri.substr(7));
 }
 
 }  // namespace hoglake::testing

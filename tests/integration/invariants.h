@@ -3,8 +3,11 @@
 // row-id ranges tile [0, next) exactly — no gap, no overlap — in row_id_start order.
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
 
+#include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -15,5 +18,26 @@ void ExpectCatalogInvariants(const std::string& catalog, const std::vector<std::
 // As above, against the server at `base_url` (a second ServerProcess).
 void ExpectCatalogInvariantsAt(const std::string& base_url, const std::string& catalog,
                                const std::vector<std::string>& tables);
+
+// Checks beneath the API, on `pg` (a session on the catalog's database), for
+// catalog `catalog` (a name). Row ids: every file row's range (live or
+// historical, implicit ids) starts at or above 0, overlaps no other row's range
+// of the same table and ends at or below the table's allocator.
+void ExpectRowIdRangesDisjoint(PgSession& pg, const std::string& catalog);
+
+// Every path a data-file row names (live or historical: a retained snapshot
+// may read it) has its object, as `exists` tells.
+void ExpectFileRowObjectsExist(PgSession& pg, const std::string& catalog,
+                               const std::function<bool(const std::string&)>& exists);
+
+// Every path in `registered` (paths once committed) is still named by a file
+// row or by a removal-queue row: a path with neither has been forgotten and
+// its object would leak. No undrained queue row names a path a file row or an
+// active upload claim still holds.
+void ExpectRemovalBookkeeping(PgSession& pg, const std::string& catalog,
+                              const std::set<std::string>& registered);
+
+// For file:// paths: whether the object exists on disk.
+bool LocalObjectExists(const std::string& uri);
 
 }  // namespace hoglake::testing

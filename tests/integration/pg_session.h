@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "server_fixture.h"
 
@@ -41,6 +42,18 @@ class PgSession {
         << sql << ": " << PQerrorMessage(conn_);
     PQclear(r);
   }
+  // The first column of every row (NULLs as "").
+  std::vector<std::string> Column(const std::string& sql) {
+    PGresult* r = PQexec(conn_, sql.c_str());
+    std::vector<std::string> values;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+      for (int i = 0; i < PQntuples(r); ++i) values.emplace_back(PQgetvalue(r, i, 0));
+    } else {
+      ADD_FAILURE() << sql << ": " << PQerrorMessage(conn_);
+    }
+    PQclear(r);
+    return values;
+  }
   int64_t Int(const std::string& sql) {
     PGresult* r = PQexec(conn_, sql.c_str());
     int64_t value = -1;
@@ -56,6 +69,11 @@ class PgSession {
  private:
   PGconn* conn_;
 };
+
+// --database-url for a second server on database `name` of the test server's PostgreSQL.
+inline std::string TestDatabaseUrl(const std::string& name) {
+  return "postgresql:///" + name + "?host=" + ServerEnvironment::data_dir() + "/run&user=hoglake";
+}
 
 // Creates database `name` on the test server's PostgreSQL (for a second
 // server started with --database-url).

@@ -33,13 +33,24 @@ std::string ApiResponse::error() const {
   return "";
 }
 
-void ServerProcess::Start(const std::string& data_dir, const std::vector<std::string>& extra_args) {
+void ServerProcess::Start(const std::string& data_dir, const std::vector<std::string>& extra_args,
+                          const std::map<std::string, std::string>& env) {
   const char* bin = std::getenv("HOGLAKE_BIN");
   ASSERT_NE(bin, nullptr) << "HOGLAKE_BIN must name the hoglake executable";
   data_dir_ = data_dir;
   const std::string ready = data_dir_ + "/ready";
   const std::string log = data_dir_ + "/server.log";
   std::filesystem::remove(ready);
+  // The child's environment, built before fork: ours with `env` laid over it.
+  std::vector<std::string> environment;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (!env.contains(entry.substr(0, entry.find('=')))) environment.push_back(entry);
+  }
+  for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
+  std::vector<char*> envp;
+  for (auto& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
   pid_ = fork();
   ASSERT_GE(pid_, 0);
   if (pid_ == 0) {
@@ -51,7 +62,7 @@ void ServerProcess::Start(const std::string& data_dir, const std::vector<std::st
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    execv(bin, argv.data());
+    execve(bin, argv.data(), envp.data());
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);

@@ -5,6 +5,7 @@
 
 #include <rapidjson/document.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,11 @@ struct ApiResponse {
 // One `hoglake serve` child process on a data directory.
 class ServerProcess {
  public:
-  // Starts the server (with `extra_args` after the defaults) and waits until
-  // it serves; fails the test otherwise.
-  void Start(const std::string& data_dir, const std::vector<std::string>& extra_args = {});
+  // Starts the server (with `extra_args` after the defaults, and `env` set in
+  // the child's environment only) and waits until it serves; fails the test
+  // otherwise.
+  void Start(const std::string& data_dir, const std::vector<std::string>& extra_args = {},
+             const std::map<std::string, std::string>& env = {});
   // SIGKILL, no cleanup: the crash case.
   void Kill9();
   // SIGTERM and wait; expects a clean exit.

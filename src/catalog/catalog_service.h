@@ -22,6 +22,7 @@
 #include "catalog/partition_values.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
+#include "catalog/table_creations.h"
 #include "catalog/table_info.h"
 #include "catalog/uploads.h"
 
@@ -240,6 +241,23 @@ class CatalogService {
   // trino_upload) unless a file row names the path; returns the rows queued.
   // kValidation for a limit outside 1..kScheduleExpiredMaxLimit.
   Result<int64_t> ScheduleExpiredUploads(std::string_view catalog, int64_t limit);
+
+  // ---- atomic table creation (table_creations.h, contract §2.10) ----
+  // `operation` is a canonical uuid. Prepare: kValidation (endpoint fields,
+  // definition), kNotFound (catalog, namespace), kCommitConflict (another
+  // definition under the id; replacement snapshot not retained or target
+  // mismatch). Get/Abort: kNotFound when the operation is unknown. Publish:
+  // kValidation (file rules), kCommitConflict (another file list replayed,
+  // foreign upload claims); durable refusals answer a `rejected` operation.
+  // Row and commit lock waits past the bound are kCommitQueueTimeout.
+  Result<TableCreation> PrepareTableCreation(std::string_view catalog, std::string_view operation,
+                                             TableCreationEndpoint endpoint,
+                                             const TableCreationDefinition& definition);
+  Result<TableCreation> GetTableCreation(std::string_view catalog, std::string_view operation);
+  Result<TableCreation> PublishTableCreation(std::string_view catalog, std::string_view operation,
+                                             std::vector<FileRegistration> files,
+                                             TableCreationPublish endpoint);
+  Result<TableCreation> AbortTableCreation(std::string_view catalog, std::string_view operation);
 
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/commit_fingerprint.h"
+#include "catalog/data_file_writes.h"
 #include "catalog/file_registration.h"
 #include "catalog/table_store.h"
 #include "common/encoding.h"
@@ -154,8 +155,6 @@ Status ValidateFiles(ResolvedTable& t) {
   return Status::Ok();
 }
 
-std::string Hex(const std::optional<std::string>& bytes) { return HexEncode(*bytes); }
-
 }  // namespace
 
 Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequest request,
@@ -166,6 +165,22 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   if (endpoint == CommitEndpoint::kUploads &&
       (!request.idempotency_key || !request.read_snapshot)) {
     return Validation("/commit/uploads requires an idempotency_key and a read_snapshot");
+  }
+  if (endpoint == CommitEndpoint::kUploads) {
+    // Every group guarded: a publication of claimed uploads must name the
+    // incarnation it was written for.
+    for (const TableAppend& g : request.appends) {
+      if (!g.expected_table_uuid) {
+        return Validation("/commit/uploads requires expected_table_uuid on every table group; ",
+                          g.namespace_name, ".", g.table, " has none");
+      }
+    }
+    for (const TableDeleteGroup& g : request.deletes) {
+      if (!g.expected_table_uuid) {
+        return Validation("/commit/uploads requires expected_table_uuid on every table group; ",
+                          g.namespace_name, ".", g.table, " has none");
+      }
+    }
   }
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
@@ -270,112 +285,15 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
 
   // ---- writes ----
   const int64_t snapshot = scope.snapshot_id();
-  HOGLAKE_ASSIGN_OR_RETURN(int64_t next_file_id, scope.AllocateIds("next_file_id", total_files));
-  std::vector<int64_t> file_ids, table_ids, records, sizes, row_starts;
-  std::vector<std::optional<std::string>> paths, footers, states, spec_ids, splits;
-  std::vector<int64_t> stat_file, stat_field, stat_values, stat_nulls;
-  std::vector<std::optional<std::string>> stat_nans, stat_sizes, stat_lower, stat_upper;
-  std::vector<int64_t> pv_file, pv_key;
-  std::vector<std::optional<std::string>> pv_value;
-  std::vector<int64_t> touched, added_rows, added_bytes;
-  for (ResolvedTable& t : tables) {
-    HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult next, conn->Exec("SELECT next_row_id FROM hog_table_stats WHERE catalog_id = $1 "
-                                  "AND table_id = $2",
-                                  {catalog_id, std::to_string(t.table_id)}));
-    int64_t row_id = next.GetInt64(0, 0);
-    int64_t rows = 0, bytes = 0;
-    for (const FileRegistration& f : t.group->files) {
-      if (row_id > INT64_MAX - f.record_count) {
-        return Validation("row ids of ", Qualified(*t.group), " would overflow");
-      }
-      const int64_t id = next_file_id++;
-      file_ids.push_back(id);
-      table_ids.push_back(t.table_id);
-      paths.emplace_back(f.path);
-      records.push_back(f.record_count);
-      sizes.push_back(f.file_size_bytes);
-      footers.push_back(f.footer_size ? std::optional<std::string>(std::to_string(*f.footer_size))
-                                      : std::nullopt);
-      row_starts.push_back(row_id);
-      states.emplace_back(f.column_stats ? "provided" : "pending");
-      spec_ids.push_back(t.spec_id ? std::optional<std::string>(std::to_string(*t.spec_id))
-                                   : std::nullopt);
-      splits.push_back(f.split_offsets ? std::optional<std::string>(PgIntArray(*f.split_offsets))
-                                       : std::nullopt);
-      row_id += f.record_count;
-      rows += f.record_count;
-      bytes += f.file_size_bytes;
-      if (f.column_stats) {
-        for (const ColumnStatsInput& s : *f.column_stats) {
-          stat_file.push_back(id);
-          stat_field.push_back(s.field_id);
-          stat_values.push_back(s.value_count);
-          stat_nulls.push_back(s.null_count);
-          stat_nans.push_back(s.nan_count ? std::optional<std::string>(std::to_string(*s.nan_count))
-                                          : std::nullopt);
-          stat_sizes.push_back(s.size_bytes
-                                   ? std::optional<std::string>(std::to_string(*s.size_bytes))
-                                   : std::nullopt);
-          stat_lower.push_back(s.lower_bound ? std::optional<std::string>(Hex(s.lower_bound))
-                                             : std::nullopt);
-          stat_upper.push_back(s.upper_bound ? std::optional<std::string>(Hex(s.upper_bound))
-                                             : std::nullopt);
-        }
-      }
-      if (f.partition_values) {
-        for (size_t k = 0; k < f.partition_values->size(); ++k) {
-          pv_file.push_back(id);
-          pv_key.push_back(static_cast<int64_t>(k));
-          pv_value.push_back((*f.partition_values)[k]);
-        }
-      }
-    }
-    touched.push_back(t.table_id);
-    added_rows.push_back(rows);
-    added_bytes.push_back(bytes);
+  HOGLAKE_ASSIGN_OR_RETURN(int64_t first_file_id, scope.AllocateIds("next_file_id", total_files));
+  std::vector<FileBatch> batches;
+  for (const ResolvedTable& t : tables) {
+    batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
     scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
   }
+  HOGLAKE_RETURN_IF_ERROR(
+      InsertDataFiles(*conn, scope.catalog_id(), snapshot, first_file_id, batches));
   const std::string snap = std::to_string(snapshot);
-  HOGLAKE_RETURN_IF_ERROR(conn->Exec(
-      "INSERT INTO hog_data_file (catalog_id, begin_snapshot, data_file_id, table_id, path, "
-      "record_count, "
-      "file_size_bytes, footer_size, row_id_start, stats_state, spec_id, split_offsets) "
-      "SELECT $1, $2, u.id, u.t, u.p, u.r, u.s, u.f::bigint, u.rs, u.st, u.sp::bigint, "
-      "u.so::bigint[] "
-      "FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], "
-      "$9::bigint[], $10::text[], $11::text[], $12::text[]) AS u(id, t, p, r, s, f, rs, st, sp, "
-      "so)",
-      {catalog_id, snap, PgIntArray(file_ids), PgIntArray(table_ids), PgTextArray(paths),
-       PgIntArray(records), PgIntArray(sizes), PgTextArray(footers), PgIntArray(row_starts),
-       PgTextArray(states), PgTextArray(spec_ids), PgTextArray(splits)}));
-  if (!stat_file.empty()) {
-    HOGLAKE_RETURN_IF_ERROR(
-        conn->Exec("INSERT INTO hog_file_column_stats (catalog_id, data_file_id, field_id, "
-                   "value_count, null_count, "
-                   "nan_count, size_bytes, lower_bound, upper_bound) "
-                   "SELECT $1, u.f, u.id, u.v, u.n, u.nan::bigint, u.sz::bigint, decode(u.lo, "
-                   "'hex'), decode(u.hi, 'hex') "
-                   "FROM unnest($2::bigint[], $3::integer[], $4::bigint[], $5::bigint[], "
-                   "$6::text[], $7::text[], "
-                   "$8::text[], $9::text[]) AS u(f, id, v, n, nan, sz, lo, hi)",
-                   {catalog_id, PgIntArray(stat_file), PgIntArray(stat_field),
-                    PgIntArray(stat_values), PgIntArray(stat_nulls), PgTextArray(stat_nans),
-                    PgTextArray(stat_sizes), PgTextArray(stat_lower), PgTextArray(stat_upper)}));
-  }
-  if (!pv_file.empty()) {
-    HOGLAKE_RETURN_IF_ERROR(conn->Exec(
-        "INSERT INTO hog_file_partition_value (catalog_id, data_file_id, key_index, value) "
-        "SELECT $1, u.f, u.k, u.v FROM unnest($2::bigint[], $3::integer[], $4::text[]) AS u(f, k, "
-        "v)",
-        {catalog_id, PgIntArray(pv_file), PgIntArray(pv_key), PgTextArray(pv_value)}));
-  }
-  HOGLAKE_RETURN_IF_ERROR(conn->Exec(
-      "UPDATE hog_table_stats s SET record_count = s.record_count + u.r, "
-      "file_size_bytes = s.file_size_bytes + u.b, next_row_id = s.next_row_id + u.r "
-      "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(t, r, b) "
-      "WHERE s.catalog_id = $1 AND s.table_id = u.t",
-      {catalog_id, PgIntArray(touched), PgIntArray(added_rows), PgIntArray(added_bytes)}));
   if (request.idempotency_key) {
     HOGLAKE_RETURN_IF_ERROR(
         conn->Exec("INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "

@@ -107,6 +107,7 @@ void MaintenanceLoop::RunAnalyzeOnce() {
   Result<PgPool::Lease> conn = pool_->Acquire();
   if (!conn.ok()) {
     LogWarn("analyze: ", conn.error().ToString());
+    observer_->OnLoopFailure("analyze", conn.error());
     return;
   }
   Result<PgResult> stale = (*conn)->Exec(
@@ -115,6 +116,7 @@ void MaintenanceLoop::RunAnalyzeOnce() {
       "(n_mod_since_analyze > 1000 AND n_mod_since_analyze > n_live_tup / 10)) ORDER BY relname");
   if (!stale.ok()) {
     LogWarn("analyze: ", stale.error().ToString());
+    observer_->OnLoopFailure("analyze", stale.error());
     return;
   }
   for (int i = 0; i < stale->rows() && !cancel_; ++i) {
@@ -127,6 +129,7 @@ void MaintenanceLoop::RunAnalyzeOnce() {
 void MaintenanceLoop::RunHydratorOnce() {
   if (hydrator_ == nullptr) return;
   Result<HydratorResult> result = hydrator_->Sweep(hydrator_->options().batch, &cancel_);
+  observer_->OnHydration("", /*manual=*/false, result);
   if (!result.ok()) {
     LogWarn("hydrator sweep failed: ", result.error().ToString());
   } else if (result->claimed > 0) {
@@ -140,6 +143,7 @@ void MaintenanceLoop::RunRetirementOnce() {
     Result<PgPool::Lease> conn = pool_->Acquire();
     if (!conn.ok()) {
       LogWarn("retirement loop: ", conn.error().ToString());
+      observer_->OnLoopFailure("retirement", conn.error());
       return;
     }
     // A catalog whose floor never moved has nothing below it to retire.
@@ -147,6 +151,7 @@ void MaintenanceLoop::RunRetirementOnce() {
         (*conn)->Exec("SELECT name FROM hog_catalog WHERE earliest_snapshot_id > 0 ORDER BY name");
     if (!catalogs.ok()) {
       LogWarn("retirement loop: ", catalogs.error().ToString());
+      observer_->OnLoopFailure("retirement", catalogs.error());
       return;
     }
     for (int i = 0; i < catalogs->rows(); ++i) names.push_back(catalogs->GetString(i, 0));
@@ -154,6 +159,7 @@ void MaintenanceLoop::RunRetirementOnce() {
   for (const std::string& name : names) {
     if (cancel_) return;
     Result<RetirementResult> result = service_->Retire(name, retirement_options_, /*manual=*/false);
+    observer_->OnRetirement(name, /*manual=*/false, result);
     if (!result.ok()) {
       LogWarn("retirement of catalog '", name, "' failed: ", result.error().ToString());
     } else if (result->rows_retired > 0 || result->convoyed || result->timeouts > 0 ||
@@ -167,6 +173,7 @@ void MaintenanceLoop::RunOnce() {
   Result<PgPool::Lease> conn = pool_->Acquire();
   if (!conn.ok()) {
     LogWarn("maintenance loop: ", conn.error().ToString());
+    observer_->OnLoopFailure("expiry", conn.error());
     return;
   }
   Result<PgResult> catalogs = (*conn)->Exec(
@@ -174,6 +181,7 @@ void MaintenanceLoop::RunOnce() {
       "BY name");
   if (!catalogs.ok()) {
     LogWarn("maintenance loop: ", catalogs.error().ToString());
+    observer_->OnLoopFailure("expiry", catalogs.error());
     return;
   }
   for (int i = 0; i < catalogs->rows(); ++i) {
@@ -183,12 +191,14 @@ void MaintenanceLoop::RunOnce() {
     if (!locked.ok() || !locked->GetBool(0, 0)) continue;  // another server is sweeping it
     const std::string name = catalogs->GetString(i, 1);
     Result<ExpiryResult> result = service_->Expire(name, kDefaultExpiryBatch, /*manual=*/false);
+    observer_->OnExpiry(name, /*manual=*/false, result);
     if (!result.ok()) {
       LogWarn("expiry of catalog '", name, "' failed: ", result.error().ToString());
     } else if (result->snapshots_expired > 0 || result->data_files_queued > 0) {
       LogInfo("expiry of catalog '", name, "': ", result->ToJson());
     }
     Result<CleanupResult> cleaned = service_->Cleanup(name, kDefaultCleanupBatch, /*manual=*/false);
+    observer_->OnCleanup(name, /*manual=*/false, cleaned);
     if (!cleaned.ok()) {
       LogWarn("cleanup of catalog '", name, "' failed: ", cleaned.error().ToString());
     } else if (cleaned->removed > 0 || cleaned->still_referenced > 0) {

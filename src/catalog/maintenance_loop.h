@@ -22,6 +22,10 @@
 // this, plans cached while the catalog was empty (foreign-key checks among
 // them) keep scanning a whole catalog per row until autovacuum gets round
 // to it.
+//
+// Every run, and every pass that failed before reaching a catalog, is
+// reported to the MaintenanceObserver set with SetObserver (metrics and
+// audit live in the server).
 #pragma once
 
 #include <atomic>
@@ -31,6 +35,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/hydrator.h"
+#include "catalog/maintenance_observer.h"
 #include "catalog/maintenance_status.h"
 
 namespace hoglake::catalog {
@@ -44,6 +49,9 @@ class MaintenanceLoop {
                   int64_t retirement_interval_ms = -1, Hydrator* hydrator = nullptr,
                   int64_t hydrator_interval_ms = -1);
   ~MaintenanceLoop();
+
+  // Told about every run the loop makes (null: nobody); set before Start.
+  void SetObserver(MaintenanceObserver* observer) { observer_ = observer ? observer : &quiet_; }
 
   void Start();
   void Stop();
@@ -72,6 +80,8 @@ class MaintenanceLoop {
   const int64_t hydrator_interval_ms_;
   const int64_t analyze_interval_ms_;
   RetirementOptions retirement_options_;
+  MaintenanceObserver quiet_;
+  MaintenanceObserver* observer_ = &quiet_;
   std::atomic<bool> cancel_{false};
   std::thread thread_;
   std::mutex mutex_;

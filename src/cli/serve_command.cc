@@ -36,6 +36,8 @@
 #include "cli/commands.h"
 #include "common/log.h"
 #include "server/http_server.h"
+#include "server/maintenance_reporter.h"
+#include "server/metrics_sampler.h"
 #include "server/routes.h"
 
 namespace hoglake::cli {
@@ -105,10 +107,17 @@ Status Serve(const ServeOptions& options) {
   catalog::CatalogService service(&pool, service_options);
   // Declared before the loop so a loop hook may use it (destroyed after).
   catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());
+  // Declared before the loop, which reports to it until stopped.
+  server::MaintenanceReporter reporter(&metrics);
   catalog::MaintenanceLoop maintenance(&service, &pool, EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000),
                                        /*retirement_interval_ms=*/-1, &hydrator);
+  maintenance.SetObserver(&reporter);
   maintenance.Start();
+  server::MetricsSampler sampler(&pool, &metrics);
+  sampler.Start();
   server::ServerContext context;
+  context.maintenance_observer = &reporter;
+  context.metrics_sampler = &sampler;
   context.catalogs = &service;
   context.hydrator = &hydrator;
   context.maintenance_status = catalog::MaintenanceStatusOptions::FromEnv();
@@ -148,6 +157,7 @@ Status Serve(const ServeOptions& options) {
   http.Stop();
   serving.join();
   maintenance.Stop();
+  sampler.Stop();
   embedded.Stop();
   return Status::Ok();
 }

@@ -33,34 +33,6 @@ Result<std::vector<JsonObject>> Objects(const JsonArray& array) {
   return out;
 }
 
-Result<std::vector<catalog::PartitionFieldInput>> ParsePartitionFields(const JsonArray& array) {
-  HOGLAKE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, Objects(array));
-  std::vector<catalog::PartitionFieldInput> out;
-  for (JsonObject& f : objects) {
-    catalog::PartitionFieldInput field;
-    HOGLAKE_ASSIGN_OR_RETURN(field.source_field_id, f.RequiredInt64("source_field_id"));
-    HOGLAKE_ASSIGN_OR_RETURN(field.transform, f.RequiredString("transform"));
-    HOGLAKE_ASSIGN_OR_RETURN(field.transform_param, f.OptionalInt64("transform_param"));
-    HOGLAKE_RETURN_IF_ERROR(f.CheckNoUnknownFields());
-    out.push_back(std::move(field));
-  }
-  return out;
-}
-
-Result<std::vector<catalog::SortFieldInput>> ParseSortFields(const JsonArray& array) {
-  HOGLAKE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, Objects(array));
-  std::vector<catalog::SortFieldInput> out;
-  for (JsonObject& f : objects) {
-    catalog::SortFieldInput field;
-    HOGLAKE_ASSIGN_OR_RETURN(field.source_field_id, f.RequiredInt64("source_field_id"));
-    HOGLAKE_ASSIGN_OR_RETURN(field.direction, f.RequiredString("direction"));
-    HOGLAKE_ASSIGN_OR_RETURN(field.null_order, f.RequiredString("null_order"));
-    HOGLAKE_RETURN_IF_ERROR(f.CheckNoUnknownFields());
-    out.push_back(std::move(field));
-  }
-  return out;
-}
-
 // Reads one op's members; its ColumnDef (add_column*) is returned unparsed in
 // `column` so that every op's shape is checked before any column's types.
 Result<AlterOp> ParseOp(JsonObject o, std::optional<JsonObject>* column) {
@@ -126,6 +98,34 @@ Result<AlterOp> ParseOp(JsonObject o, std::optional<JsonObject>* column) {
 }
 
 }  // namespace
+
+Result<std::vector<catalog::PartitionFieldInput>> ParsePartitionFields(const JsonArray& array) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, Objects(array));
+  std::vector<catalog::PartitionFieldInput> out;
+  for (JsonObject& f : objects) {
+    catalog::PartitionFieldInput field;
+    HOGLAKE_ASSIGN_OR_RETURN(field.source_field_id, f.RequiredInt64("source_field_id"));
+    HOGLAKE_ASSIGN_OR_RETURN(field.transform, f.RequiredString("transform"));
+    HOGLAKE_ASSIGN_OR_RETURN(field.transform_param, f.OptionalInt64("transform_param"));
+    HOGLAKE_RETURN_IF_ERROR(f.CheckNoUnknownFields());
+    out.push_back(std::move(field));
+  }
+  return out;
+}
+
+Result<std::vector<catalog::SortFieldInput>> ParseSortFields(const JsonArray& array) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, Objects(array));
+  std::vector<catalog::SortFieldInput> out;
+  for (JsonObject& f : objects) {
+    catalog::SortFieldInput field;
+    HOGLAKE_ASSIGN_OR_RETURN(field.source_field_id, f.RequiredInt64("source_field_id"));
+    HOGLAKE_ASSIGN_OR_RETURN(field.direction, f.RequiredString("direction"));
+    HOGLAKE_ASSIGN_OR_RETURN(field.null_order, f.RequiredString("null_order"));
+    HOGLAKE_RETURN_IF_ERROR(f.CheckNoUnknownFields());
+    out.push_back(std::move(field));
+  }
+  return out;
+}
 
 Result<std::vector<AlterOp>> ParseAlterOps(JsonObject body) {
   HOGLAKE_ASSIGN_OR_RETURN(JsonArray ops, body.RequiredArray("ops"));

@@ -15,6 +15,11 @@ namespace hoglake::server {
 
 Result<catalog::AlterTableRequest> ParseAlterRequest(const HttpRequest& request);
 
+// PartitionField / SortField lists (§3.2): shape only (400); transforms,
+// directions and sources are checked by the catalog (422).
+Result<std::vector<catalog::PartitionFieldInput>> ParsePartitionFields(const JsonArray& array);
+Result<std::vector<catalog::SortFieldInput>> ParseSortFields(const JsonArray& array);
+
 // The body alone.
 Result<std::vector<catalog::AlterOp>> ParseAlterOps(JsonObject body);
 

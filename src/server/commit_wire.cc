@@ -93,6 +93,16 @@ Result<FileRegistration> ParseFile(JsonObject o) {
 
 }  // namespace
 
+Result<std::vector<FileRegistration>> ParseFileRegistrations(const JsonArray& files) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<JsonObject> objects, Objects(files));
+  std::vector<FileRegistration> out;
+  for (JsonObject& f : objects) {
+    HOGLAKE_ASSIGN_OR_RETURN(FileRegistration file, ParseFile(std::move(f)));
+    out.push_back(std::move(file));
+  }
+  return out;
+}
+
 Result<catalog::CommitRequest> ParseCommitRequest(JsonObject body) {
   catalog::CommitRequest request;
   HOGLAKE_ASSIGN_OR_RETURN(request.idempotency_key, OptionalUuid(body, "idempotency_key"));

@@ -12,4 +12,7 @@ namespace hoglake::server {
 
 Result<catalog::CommitRequest> ParseCommitRequest(JsonObject body);
 
+// A list of FileRegistration objects (shape rules as above).
+Result<std::vector<catalog::FileRegistration>> ParseFileRegistrations(const JsonArray& files);
+
 }  // namespace hoglake::server

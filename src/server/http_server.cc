@@ -6,7 +6,9 @@
 #include <cctype>
 #include <chrono>
 
+#include "common/audit.h"
 #include "common/log.h"
+#include "server/audit_actions.h"
 
 namespace hoglake::server {
 
@@ -57,6 +59,9 @@ class HttpServer::Impl {
     request.path = std::string(target.substr(0, question));
     HttpResponse response;
     std::string route = "unmatched";
+    // Audit lines emitted while serving this request (by a maintenance run
+    // it triggers, say) carry its X-Request-Id.
+    ScopedRequestId request_id(req.get_header_value("X-Request-Id"));
     Status parsed =
         ParseQuery(question == std::string_view::npos ? "" : target.substr(question + 1), &request);
     if (!parsed.ok()) {
@@ -76,6 +81,7 @@ class HttpServer::Impl {
         response = ErrorResponse(Internal(e.what()));
       }
     }
+    Audit(route, request, response);
     if (response.status >= 500) {
       LogWarn(req.method, " ", request.path, " → ", response.status, " ", response.body);
     }
@@ -88,6 +94,16 @@ class HttpServer::Impl {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     metrics_->RecordRequest(route, req.method, res.status, seconds);
+  }
+
+  // One audit line for a request to a mutating route (audit_actions.h);
+  // not for routes that are not implemented yet.
+  static void Audit(const std::string& route, const HttpRequest& request,
+                    const HttpResponse& response) {
+    if (response.status == 501) return;
+    const std::optional<std::string_view> action = AuditActionForRoute(request.method, route);
+    if (!action || *action == kSelfAudited || *action == kNotAMutation) return;
+    EmitAudit(AuditEventFor(*action, request, response));
   }
 
   static Status ParseQuery(std::string_view query, HttpRequest* request) {

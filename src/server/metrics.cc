@@ -1,5 +1,6 @@
 #include "server/metrics.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace hoglake::server {
@@ -38,7 +39,41 @@ std::string Number(double v) {
   return buf;
 }
 
+// Integral values exactly (counts and byte totals), others as %.9g.
+std::string GaugeNumber(double v) {
+  if (v == static_cast<double>(static_cast<int64_t>(v)) && v > -9.0e15 && v < 9.0e15) {
+    return std::to_string(static_cast<int64_t>(v));
+  }
+  return Number(v);
+}
+
+std::string Render(const MetricLabels& labels) {
+  if (labels.empty()) return "";
+  std::string out = "{";
+  for (const auto& [name, value] : labels) {
+    if (out.size() > 1) out += ',';
+    out += name + "=\"" + Escape(value) + "\"";
+  }
+  return out + "}";
+}
+
 }  // namespace
+
+void Metrics::AddToCounter(const std::string& name, const std::string& help,
+                           const MetricLabels& labels, uint64_t delta) {
+  if (delta == 0) return;
+  std::lock_guard lock(mutex_);
+  Counter& counter = counters_[name];
+  if (counter.help.empty()) counter.help = help;
+  counter.series[labels] += delta;
+}
+
+void Metrics::PublishGauges(std::vector<GaugeSample> gauges) {
+  std::stable_sort(gauges.begin(), gauges.end(),
+                   [](const GaugeSample& a, const GaugeSample& b) { return a.name < b.name; });
+  std::lock_guard lock(mutex_);
+  gauges_ = std::move(gauges);
+}
 
 void Metrics::RecordRequest(const std::string& route, const std::string& method, int status,
                             double seconds) {
@@ -109,6 +144,21 @@ std::string Metrics::RenderPrometheus() const {
   out += "# HELP hoglake_commit_queue_timeouts_total Commit-lock waits that timed out.\n";
   out += "# TYPE hoglake_commit_queue_timeouts_total counter\n";
   out += "hoglake_commit_queue_timeouts_total " + std::to_string(queue_timeouts_) + "\n";
+  for (const auto& [name, counter] : counters_) {
+    out += "# HELP " + name + " " + counter.help + "\n";
+    out += "# TYPE " + name + " counter\n";
+    for (const auto& [labels, value] : counter.series) {
+      out += name + Render(labels) + " " + std::to_string(value) + "\n";
+    }
+  }
+  for (size_t i = 0; i < gauges_.size(); ++i) {
+    const GaugeSample& g = gauges_[i];
+    if (i == 0 || gauges_[i - 1].name != g.name) {
+      out += "# HELP " + g.name + " " + g.help + "\n";
+      out += "# TYPE " + g.name + " gauge\n";
+    }
+    out += g.name + Render(g.labels) + " " + GaugeNumber(g.value) + "\n";
+  }
   return out;
 }
 

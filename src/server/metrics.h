@@ -8,6 +8,13 @@
 //   hoglake_commit_queue_timeouts_total                          counter
 //     those waits that hit HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (→ 503)
 // The two commit-lock series are always rendered (zero before any wait).
+//
+// Beside those, two open families:
+//   counters added with AddToCounter (background work: snapshots expired,
+//     files removed, stats hydrated, rows retired, loop failures, …); a
+//     series appears only once something was counted in it;
+//   gauges published as a whole by the metrics sampler (PublishGauges
+//     replaces the previous sample), rendered as sampled.
 // Thread-safe; recording is a mutex-guarded map update.
 #pragma once
 
@@ -19,6 +26,15 @@
 
 namespace hoglake::server {
 
+using MetricLabels = std::vector<std::pair<std::string, std::string>>;
+
+struct GaugeSample {
+  std::string name;  // "hoglake_head_snapshot_id"
+  std::string help;
+  MetricLabels labels;
+  double value = 0;
+};
+
 class Metrics {
  public:
   void RecordRequest(const std::string& route, const std::string& method, int status,
@@ -26,6 +42,10 @@ class Metrics {
   void RecordCommit(const std::string& kind);
   // One commit-lock wait of `seconds`; `timed_out` also counts a queue timeout.
   void RecordCommitLockWait(double seconds, bool timed_out);
+  // Adds `delta` (> 0; 0 records nothing) to counter `name`{labels}.
+  void AddToCounter(const std::string& name, const std::string& help, const MetricLabels& labels,
+                    uint64_t delta);
+  void PublishGauges(std::vector<GaugeSample> gauges);
   std::string RenderPrometheus() const;
 
  private:
@@ -38,6 +58,12 @@ class Metrics {
   std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;
   std::map<std::pair<std::string, std::string>, Histogram> durations_;
   std::map<std::string, uint64_t> commits_;
+  struct Counter {
+    std::string help;
+    std::map<MetricLabels, uint64_t> series;
+  };
+  std::map<std::string, Counter> counters_;
+  std::vector<GaugeSample> gauges_;
   Histogram lock_waits_;
   uint64_t queue_timeouts_ = 0;
 };

@@ -15,6 +15,7 @@
 #include "server/routes_feed.h"
 #include "server/routes_maintenance.h"
 #include "server/routes_partitions.h"
+#include "server/routes_table_creations.h"
 #include "server/routes_uploads.h"
 #include "server/routes_views.h"
 #include "server/table_wire.h"
@@ -56,6 +57,12 @@ void RegisterRoot(Router& router, const ServerContext& ctx) {
     if (!ctx.instance_name.empty()) w.Field("name", std::string_view(ctx.instance_name));
     w.Field("version", std::string_view(ctx.version));
     if (!ctx.data_root.empty()) w.Field("data_root", std::string_view(ctx.data_root));
+    if (ctx.metrics_sampler) {
+      if (std::optional<InstanceTotals> totals = ctx.metrics_sampler->totals()) {
+        w.Field("total_rows", totals->total_rows);
+        w.Field("total_size_bytes", totals->total_size_bytes);
+      }
+    }
     w.EndObject();
     return JsonOk(200, w);
   });
@@ -375,7 +382,6 @@ void RegisterSnapshots(Router& router, const ServerContext& ctx) {
 const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes() {
   static const std::vector<std::pair<std::string, std::string>> kRoutes = [] {
     const std::string c = kC, n = kN, t = kT;
-    const std::string op = c + "/table-creations/{operation}";
     return std::vector<std::pair<std::string, std::string>>{
         {"GET", "/v1/maintenance/status"},
         {"GET", "/v1/database/health"},
@@ -384,14 +390,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"POST", c + "/commit/deletes/prepared"},
         {"POST", c + "/commit/mutations/prepared"},
         {"POST", c + "/commit/transaction"},
-        {"PUT", op},
-        {"PUT", op + "/partitioned"},
-        {"PUT", op + "/sorted"},
-        {"PUT", op + "/metadata"},
-        {"GET", op},
-        {"POST", op + "/commit"},
-        {"POST", op + "/commit/uploads"},
-        {"POST", op + "/abort"},
         {"POST", c + "/maintenance/compact"},
         {"POST", c + "/maintenance/verify"},
         {"GET", c + "/publications"},
@@ -419,6 +417,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterAlter(router, context);
   RegisterUploads(router, context);
   RegisterPartitions(router, context);
+  RegisterTableCreations(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -8,7 +8,9 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/hydrator.h"
+#include "catalog/maintenance_observer.h"
 #include "server/metrics.h"
+#include "server/metrics_sampler.h"
 #include "server/router.h"
 
 namespace hoglake::server {
@@ -22,6 +24,11 @@ struct ServerContext {
   // cadences (unknown = loop_interval_ms omitted) and compaction's target.
   catalog::MaintenanceStatusOptions maintenance_status;
   Metrics* metrics = nullptr;
+  // Told about manual maintenance runs (metrics, audit); null = nobody.
+  catalog::MaintenanceObserver* maintenance_observer = nullptr;
+  // The instance totals GET /v1/info reports; null or before the first
+  // sample = omitted.
+  const MetricsSampler* metrics_sampler = nullptr;
   std::string version;
   std::string instance_name;  // HOGLAKE_INSTANCE_NAME; empty = omitted
   // Where new catalogs' data should go, proposed in GET /v1/info as

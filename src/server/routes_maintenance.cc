@@ -76,6 +76,21 @@ void WriteStatus(const catalog::MaintenanceStatusReport& report, JsonWriter& w) 
   w.EndObject();
 }
 
+catalog::MaintenanceObserver& QuietObserver() {
+  static catalog::MaintenanceObserver quiet;
+  return quiet;
+}
+
+// Whether a manual trigger reached its run: a refusal of the request itself
+// (unknown catalog, bad parameter) is not a run and is not reported.
+template <typename T>
+bool Ran(const Result<T>& result) {
+  if (result.ok()) return true;
+  const ErrorCode code = result.error().code;
+  return code != ErrorCode::kNotFound && code != ErrorCode::kBadRequest &&
+         code != ErrorCode::kValidation && code != ErrorCode::kInvalidArgument;
+}
+
 Result<catalog::RunListing> ParseRunListing(const HttpRequest& req) {
   catalog::RunListing listing;
   if (auto task = req.Query("task")) listing.task = std::string(*task);
@@ -88,43 +103,47 @@ Result<catalog::RunListing> ParseRunListing(const HttpRequest& req) {
 
 void RegisterMaintenance(Router& router, const ServerContext& ctx) {
   catalog::CatalogService* service = ctx.catalogs;
+  // Manual runs are reported like loop runs (metrics, audit) when they ran.
+  catalog::MaintenanceObserver* observer =
+      ctx.maintenance_observer ? ctx.maintenance_observer : &QuietObserver();
   router.Add("POST", "/v1/catalogs/{catalog}/maintenance/expire",
-             [service](HttpRequest& req) -> Result<HttpResponse> {
+             [service, observer](HttpRequest& req) -> Result<HttpResponse> {
                HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> batch, QueryInt64(req, "batch"));
-               HOGLAKE_ASSIGN_OR_RETURN(
-                   auto result,
-                   service->Expire(req.Param("catalog"),
-                                   batch.value_or(catalog::kDefaultExpiryBatch), true));
+               auto ran = service->Expire(req.Param("catalog"),
+                                          batch.value_or(catalog::kDefaultExpiryBatch), true);
+               if (Ran(ran)) observer->OnExpiry(req.Param("catalog"), true, ran);
+               HOGLAKE_ASSIGN_OR_RETURN(auto result, std::move(ran));
                return HttpResponse::Json(200, result.ToJson());
              });
   router.Add("POST", "/v1/catalogs/{catalog}/maintenance/cleanup",
-             [service](HttpRequest& req) -> Result<HttpResponse> {
+             [service, observer](HttpRequest& req) -> Result<HttpResponse> {
                HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> batch, QueryInt64(req, "batch"));
-               HOGLAKE_ASSIGN_OR_RETURN(
-                   auto result,
-                   service->Cleanup(req.Param("catalog"),
-                                    batch.value_or(catalog::kDefaultCleanupBatch), true));
+               auto ran = service->Cleanup(req.Param("catalog"),
+                                           batch.value_or(catalog::kDefaultCleanupBatch), true);
+               if (Ran(ran)) observer->OnCleanup(req.Param("catalog"), true, ran);
+               HOGLAKE_ASSIGN_OR_RETURN(auto result, std::move(ran));
                return HttpResponse::Json(200, result.ToJson());
              });
   catalog::Hydrator* hydrator = ctx.hydrator;
   router.Add("POST", "/v1/catalogs/{catalog}/maintenance/hydrate",
-             [hydrator](HttpRequest& req) -> Result<HttpResponse> {
+             [hydrator, observer](HttpRequest& req) -> Result<HttpResponse> {
                HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> batch, QueryInt64(req, "batch"));
                if (!hydrator) return Unavailable("stats hydration is not configured");
-               HOGLAKE_ASSIGN_OR_RETURN(
-                   auto result,
-                   hydrator->HydratePending(req.Param("catalog"),
-                                            batch.value_or(hydrator->options().batch), true));
+               auto ran = hydrator->HydratePending(req.Param("catalog"),
+                                                   batch.value_or(hydrator->options().batch), true);
+               if (Ran(ran)) observer->OnHydration(req.Param("catalog"), true, ran);
+               HOGLAKE_ASSIGN_OR_RETURN(auto result, std::move(ran));
                return HttpResponse::Json(200, result.ToJson());
              });
   router.Add("POST", "/v1/catalogs/{catalog}/maintenance/rehydrate",
-             [hydrator](HttpRequest& req) -> Result<HttpResponse> {
+             [hydrator, observer](HttpRequest& req) -> Result<HttpResponse> {
                std::optional<std::string> ns, table;
                if (auto v = req.Query("namespace")) ns = std::string(*v);
                if (auto v = req.Query("table")) table = std::string(*v);
                if (!hydrator) return Unavailable("stats hydration is not configured");
-               HOGLAKE_ASSIGN_OR_RETURN(int64_t requeued,
-                                        hydrator->Rehydrate(req.Param("catalog"), ns, table));
+               Result<int64_t> ran = hydrator->Rehydrate(req.Param("catalog"), ns, table);
+               if (Ran(ran)) observer->OnRehydrate(req.Param("catalog"), ran);
+               HOGLAKE_ASSIGN_OR_RETURN(int64_t requeued, std::move(ran));
                JsonWriter w;
                w.BeginObject();
                w.Field("requeued", requeued);

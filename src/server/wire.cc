@@ -7,9 +7,15 @@ namespace hoglake::server {
 const std::vector<std::string>& Capabilities() {
   // Each one names endpoints this server implements (contract §1.9, §6.20):
   // receipts for idempotent appends, truncate and guarded drops, and alter
-  // with expected_table_uuid / read_snapshot guards.
-  static const std::vector<std::string> kCapabilities = {
-      "idempotent-append-v1", "guarded-table-lifecycle-v1", "guarded-schema-evolution-v1"};
+  // with expected_table_uuid / read_snapshot guards, and atomic table
+  // creation (plain, partitioned, sorted, with a replacement guard).
+  static const std::vector<std::string> kCapabilities = {"idempotent-append-v1",
+                                                         "guarded-table-lifecycle-v1",
+                                                         "guarded-schema-evolution-v1",
+                                                         "atomic-table-creation-v1",
+                                                         "atomic-partitioned-table-creation-v1",
+                                                         "atomic-sorted-table-creation-v1",
+                                                         "atomic-table-replacement-v1"};
   return kCapabilities;
 }
 

@@ -53,10 +53,13 @@ TEST(CatalogTest, CreateGetList) {
   ASSERT_TRUE(created.json["capabilities"].IsArray());
   std::set<std::string> capabilities;
   for (const auto& c : created.json["capabilities"].GetArray()) capabilities.insert(c.GetString());
-  // Only what is implemented: receipts, truncate/guarded drops, guarded alter.
+  // Only what is implemented: receipts, truncate/guarded drops, guarded alter,
+  // atomic table creation.
   EXPECT_EQ(capabilities,
-            (std::set<std::string>{"idempotent-append-v1", "guarded-table-lifecycle-v1",
-                                   "guarded-schema-evolution-v1"}));
+            (std::set<std::string>{
+                "idempotent-append-v1", "guarded-table-lifecycle-v1", "guarded-schema-evolution-v1",
+                "atomic-table-creation-v1", "atomic-partitioned-table-creation-v1",
+                "atomic-sorted-table-creation-v1", "atomic-table-replacement-v1"}));
   EXPECT_FALSE(created.json.HasMember("earliest_snapshot_time"));  // null → omitted
 
   ApiResponse got = S::Call("GET", "/v1/catalogs/events-1");

@@ -49,6 +49,14 @@ std::string Commit(const std::string& path, const std::string& key_field) {
          path + R"(","record_count":10,"file_size_bytes":100}]}]})";
 }
 
+// Commit with the group guarded by the table's incarnation.
+std::string GuardedCommit(const std::string& path, const std::string& key_field,
+                          const std::string& table_uuid) {
+  return "{" + key_field + R"("appends":[{"namespace":"web","table":"events",)" +
+         R"("expected_table_uuid":")" + table_uuid + R"(","files":[{"path":")" + path +
+         R"(","record_count":10,"file_size_bytes":100}]}]})";
+}
+
 std::string Key(const std::string& key) { return R"("idempotency_key":")" + key + "\","; }
 
 int64_t Head(const UploadLake& lake) {
@@ -247,14 +255,20 @@ TEST(UploadsTest, CommitUploadsRequiresKeyReadSnapshotAndClaims) {
   const int64_t head = Head(lake);
   const std::string read = R"("read_snapshot":)" + std::to_string(head) + ",";
   const std::string url = lake.catalog + "/commit/uploads";
-  EXPECT_EQ(S::Call("POST", url, Commit(path, Key(kOwnerA))).status, 422);
-  EXPECT_EQ(S::Call("POST", url, Commit(path, read)).status, 422);
-  ApiResponse unclaimed =
-      S::Call("POST", url, Commit(lake.prefix + "/plain.parquet", Key(kOwnerA) + read));
+  const std::string uuid =
+      S::Call("GET", lake.catalog + "/namespaces/web/tables/events").json["table_uuid"].GetString();
+  EXPECT_EQ(S::Call("POST", url, GuardedCommit(path, Key(kOwnerA), uuid)).status, 422);
+  EXPECT_EQ(S::Call("POST", url, GuardedCommit(path, read, uuid)).status, 422);
+  // Every group must be guarded.
+  ApiResponse unguarded = S::Call("POST", url, Commit(path, Key(kOwnerA) + read));
+  EXPECT_EQ(unguarded.status, 422) << unguarded.body;
+  EXPECT_NE(unguarded.body.find("web.events has none"), std::string::npos) << unguarded.body;
+  ApiResponse unclaimed = S::Call(
+      "POST", url, GuardedCommit(lake.prefix + "/plain.parquet", Key(kOwnerA) + read, uuid));
   EXPECT_EQ(unclaimed.status, 422) << unclaimed.body;
-  EXPECT_EQ(S::Call("POST", url, Commit(path, Key(kOwnerB) + read)).status, 409);
+  EXPECT_EQ(S::Call("POST", url, GuardedCommit(path, Key(kOwnerB) + read, uuid)).status, 409);
   EXPECT_EQ(Head(lake), head);
-  ApiResponse ok = S::Call("POST", url, Commit(path, Key(kOwnerA) + read));
+  ApiResponse ok = S::Call("POST", url, GuardedCommit(path, Key(kOwnerA) + read, uuid));
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(ok.json["snapshot_id"].GetInt64(), head + 1);
   EXPECT_STREQ(Claim(lake, UploadId(1), kOwnerA).json["state"].GetString(), "registered");

@@ -55,5 +55,41 @@ TEST(MetricsTest, RequestsAndCommitsStillRendered) {
   EXPECT_TRUE(Has(text, "hoglake_commits_total{kind=\"append\"} 1"));
 }
 
+TEST(MetricsTest, CountersAppearOnlyOnceCounted) {
+  Metrics metrics;
+  metrics.AddToCounter("hoglake_files_removed_total", "Objects deleted by cleanup.",
+                       {{"catalog", "lake"}}, 0);
+  EXPECT_EQ(metrics.RenderPrometheus().find("hoglake_files_removed_total"), std::string::npos);
+  metrics.AddToCounter("hoglake_files_removed_total", "Objects deleted by cleanup.",
+                       {{"catalog", "lake"}}, 3);
+  metrics.AddToCounter("hoglake_files_removed_total", "Objects deleted by cleanup.",
+                       {{"catalog", "lake"}}, 2);
+  metrics.AddToCounter("hoglake_files_removed_total", "Objects deleted by cleanup.",
+                       {{"catalog", "other\"x"}}, 1);
+  const std::string text = metrics.RenderPrometheus();
+  EXPECT_TRUE(Has(text, "# TYPE hoglake_files_removed_total counter"));
+  EXPECT_TRUE(Has(text, "hoglake_files_removed_total{catalog=\"lake\"} 5"));
+  EXPECT_TRUE(Has(text, "hoglake_files_removed_total{catalog=\"other\\\"x\"} 1"));
+}
+
+TEST(MetricsTest, GaugeSampleReplacesThePreviousOne) {
+  Metrics metrics;
+  metrics.PublishGauges({{"hoglake_live_bytes", "Bytes.", {{"catalog", "a"}}, 12345678901.0},
+                         {"hoglake_head_age_seconds", "Age.", {{"catalog", "a"}}, 1.5},
+                         {"hoglake_live_bytes", "Bytes.", {{"catalog", "b"}}, 7}});
+  std::string text = metrics.RenderPrometheus();
+  EXPECT_TRUE(Has(text, "# TYPE hoglake_live_bytes gauge"));
+  EXPECT_TRUE(Has(text, "hoglake_live_bytes{catalog=\"a\"} 12345678901"));
+  EXPECT_TRUE(Has(text, "hoglake_live_bytes{catalog=\"b\"} 7"));
+  EXPECT_TRUE(Has(text, "hoglake_head_age_seconds{catalog=\"a\"} 1.5"));
+  // One HELP/TYPE header per family even when its series were interleaved.
+  EXPECT_EQ(text.find("# TYPE hoglake_live_bytes gauge"),
+            text.rfind("# TYPE hoglake_live_bytes gauge"));
+  metrics.PublishGauges({{"hoglake_live_bytes", "Bytes.", {{"catalog", "b"}}, 8}});
+  text = metrics.RenderPrometheus();
+  EXPECT_EQ(text.find("catalog=\"a\""), std::string::npos);
+  EXPECT_TRUE(Has(text, "hoglake_live_bytes{catalog=\"b\"} 8"));
+}
+
 }  // namespace
 }  // namespace hoglake::server

@@ -1,0 +1,34 @@
+// Writing registered data files (internal to src/catalog), shared by every
+// door that publishes files in a snapshot (commit, table-creation publish):
+// data-file rows, their column stats and partition values, and the tables'
+// running totals and row-id allocators. Runs on the caller's connection,
+// inside its CommitScope; the files must already be validated and their
+// stats sanitized (file_registration.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/commit_request.h"
+#include "catalog/pg_connection.h"
+
+namespace hoglake::catalog {
+
+// One table's files in the snapshot.
+struct FileBatch {
+  int64_t table_id = 0;
+  std::string qualified_name;      // "ns.t", for errors
+  std::optional<int64_t> spec_id;  // the table's live partition spec
+  const std::vector<FileRegistration>* files = nullptr;
+};
+
+// Inserts every batch's files at `snapshot` with ids from `first_file_id`
+// on (in batch order), row ids continuing each table's next_row_id, and
+// advances the tables' totals. kValidation when a table's row ids would
+// overflow int64.
+Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
+                       int64_t first_file_id, const std::vector<FileBatch>& batches);
+
+}  // namespace hoglake::catalog

@@ -282,6 +282,7 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   }
   HOGLAKE_RETURN_IF_ERROR(RegisterUploadClaims(*conn, scope.catalog_id(), request.idempotency_key,
                                                published, endpoint == CommitEndpoint::kUploads));
+  HOGLAKE_RETURN_IF_ERROR(RefuseQueuedPaths(*conn, scope.catalog_id(), published));
 
   // ---- writes ----
   const int64_t snapshot = scope.snapshot_id();

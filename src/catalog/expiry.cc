@@ -4,6 +4,7 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/maintenance_ledger.h"
+#include "catalog/offset_lineage.h"
 #include "common/clock.h"
 #include "common/json_writer.h"
 
@@ -54,6 +55,9 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
         conn->Exec("SELECT snapshot_retention_seconds, consumer_floor FROM hog_catalog "
                    "WHERE catalog_id = $1",
                    {catalog_id}));
+    // Offsets on dropped incarnations a consumer has moved past go first,
+    // whatever the retention: they would otherwise hold the floor.
+    HOGLAKE_RETURN_IF_ERROR(ReleaseSupersededOffsets(*conn, h.catalog_id).status());
     if (options.IsNull(0, 0)) return scope.CommitWithoutSnapshot();  // expiry disabled
     const int64_t retention = options.GetInt64(0, 0);
     const bool consumer_floor = options.GetBool(0, 1);

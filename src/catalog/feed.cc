@@ -1,6 +1,7 @@
 // CatalogService: the changefeed, consumer offsets and catalog options.
 #include "catalog/catalog_service.h"
 #include "catalog/data_file_rows.h"
+#include "catalog/offset_lineage.h"
 #include "catalog/table_store.h"
 #include "common/clock.h"
 
@@ -172,6 +173,9 @@ Result<ConsumerOffset> CatalogService::PutConsumerOffset(std::string_view catalo
     return MakeError(ErrorCode::kOffsetRegression, "consumer '", consumer, "' offset for ",
                      table_uuid, " is already past snapshot ", snapshot);
   }
+  // Reconciled onto this incarnation: its ancestors' offsets are released.
+  HOGLAKE_RETURN_IF_ERROR(
+      ReleaseAncestorOffsets(*conn, head.catalog_id, consumer, table_uuid, snapshot).status());
   return OffsetFromRow(r, 0);
 }
 

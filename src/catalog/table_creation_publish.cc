@@ -191,6 +191,7 @@ Result<TableCreation> CatalogService::PublishTableCreation(std::string_view cata
   }
   HOGLAKE_RETURN_IF_ERROR(RegisterUploadClaims(*conn, catalog_id, std::string(operation), published,
                                                endpoint == TableCreationPublish::kUploads));
+  HOGLAKE_RETURN_IF_ERROR(RefuseQueuedPaths(*conn, catalog_id, published));
 
   // ---- writes: one snapshot ----
   const int64_t snapshot = scope.snapshot_id();

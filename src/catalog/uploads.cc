@@ -156,6 +156,21 @@ Result<int64_t> CatalogService::ScheduleExpiredUploads(std::string_view catalog,
   return r.affected_rows();
 }
 
+Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
+                         const std::vector<PublishedPath>& paths) {
+  if (paths.empty()) return Status::Ok();
+  std::vector<std::optional<std::string>> values;
+  for (const PublishedPath& p : paths) values.emplace_back(p.path);
+  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
+                           conn.Exec("SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND "
+                                     "drained_at IS NULL AND path = ANY($2::text[]) LIMIT 1",
+                                     {std::to_string(catalog_id), PgTextArray(values)}));
+  if (r.rows() == 0) return Status::Ok();
+  return MakeError(ErrorCode::kCommitConflict, "path '", r.GetText(0, 0),
+                   "' is scheduled for deletion: use fresh paths, or retry after the removal "
+                   "queue drains");
+}
+
 Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
                             const std::optional<std::string>& owner,
                             const std::vector<PublishedPath>& paths, bool require_claims) {

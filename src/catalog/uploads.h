@@ -52,6 +52,13 @@ struct PublishedPath {
   std::string file_format;  // "parquet" for parquet data files
 };
 
+// The removal-queue guard, run inside a publishing transaction after the
+// claims: a path with an undrained hog_file_removal row (claimed-but-
+// unsettled ones included) is about to be deleted, so publishing it would
+// leave a live file without its object → kCommitConflict naming the path.
+Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
+                         const std::vector<PublishedPath>& paths);
+
 // The commit-time rule, run inside the commit's transaction after structural
 // validation: locks the claim rows naming `paths` FOR UPDATE (upload_id
 // order); every claim must be active, owned by `owner` (the idempotency_key;

@@ -457,9 +457,9 @@ TEST(MaintenanceRandomTest, InterleavedWritesAndMaintenanceNeverLoseAReferencedO
 // Contract §4.2 step 13: a path with an undrained removal-queue row cannot be
 // registered again (409): otherwise a commit can publish a path between
 // cleanup's reference check and its delete, and the live file loses its object.
-// DISABLED: the commit path does not check the queue yet (see the maintenance
-// robustness report); enable with the fix.
-TEST(MaintenanceQueueTest, DISABLED_CommitOfAPathQueuedForRemovalIsRefused) {
+// Contract §4.2: a path with an undrained removal row is refused (409), so a
+// commit can never publish an object cleanup is about to delete.
+TEST(MaintenanceQueueTest, CommitOfAPathQueuedForRemovalIsRefused) {
   using S = ServerEnvironment;
   const std::string name = NewCatalog();
   const std::string c = "/v1/catalogs/" + name;

@@ -216,7 +216,9 @@ class RandomMaintenance {
       ledger_.registered.insert(paths.begin(), paths.end());
       return;
     }
-    Expect(r, {409}, "commit");  // the table was dropped: the writer removes its objects
+    // The table was dropped (409 table_dropped), or dropped and expired past
+    // its drop so its name is unknown (422): the writer removes its objects.
+    Expect(r, {409, 422}, "commit");
     for (const std::string& path : paths) {
       ledger_.written.erase(path);
       std::filesystem::remove(path.substr(7));
@@ -254,7 +256,7 @@ class RandomMaintenance {
         ledger_.registered.insert(path);
         return;
       }
-      Expect(r, {409}, "claimed commit");  // dropped table: give the claim up
+      Expect(r, {409, 422}, "claimed commit");  // dropped (and maybe expired): give it up
     }
     ApiResponse abandoned = Call("POST", C() + "/uploads/abandon",
                                  R"({"owner":")" + owner + R"(","paths":[")" + path + R"("]})");

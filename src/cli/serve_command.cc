@@ -49,6 +49,7 @@ struct ServeOptions {
   std::string database_url;
   std::string ready_file;
   int pool_size = 32;
+  int http_threads = 16;
 };
 
 Result<std::pair<std::string, int>> ParseListen(const std::string& listen) {
@@ -139,6 +140,8 @@ Status Serve(const ServeOptions& options) {
   server::HttpServerOptions http_options;
   http_options.host = listen.first;
   http_options.port = listen.second;
+  http_options.threads = options.http_threads;
+  http_options.admission_ms = service_options.commit_lock_timeout_ms;
   server::HttpServer http(&router, &metrics, http_options);
   HOGLAKE_ASSIGN_OR_RETURN(int port, http.Bind());
   const std::string url = "http://" + listen.first + ":" + std::to_string(port);
@@ -177,6 +180,9 @@ void RegisterServeCommand(CLI::App& app, CommandContext& context) {
                     "PostgreSQL URL of an external catalog database (no embedded server)");
   serve->add_option("--ready-file", options->ready_file,
                     "Write the base URL to this file once serving");
+  serve->add_option("--http-threads", options->http_threads, "HTTP handler threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
   serve->add_option("--pool-size", options->pool_size, "PostgreSQL connections")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <functional>
+#include <optional>
 
 #include "common/audit.h"
 #include "common/log.h"
@@ -12,12 +14,40 @@
 
 namespace hoglake::server {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// When the task now running on this handler thread was queued; cleared by
+// the first request it serves (later requests on a kept-alive connection
+// did not wait for a thread).
+thread_local std::optional<Clock::time_point> t_task_queued_at;
+
+// httplib's thread pool, with each task stamped at enqueue time.
+class TimedTaskQueue : public httplib::TaskQueue {
+ public:
+  explicit TimedTaskQueue(size_t threads) : pool_(threads) {}
+  void enqueue(std::function<void()> fn) override {
+    pool_.enqueue([fn = std::move(fn), queued = Clock::now()] {
+      t_task_queued_at = queued;
+      fn();
+      t_task_queued_at.reset();
+    });
+  }
+  void shutdown() override { pool_.shutdown(); }
+
+ private:
+  httplib::ThreadPool pool_;
+};
+
+}  // namespace
+
 class HttpServer::Impl {
  public:
   Impl(const Router* router, Metrics* metrics, HttpServerOptions options)
       : router_(router), metrics_(metrics), options_(std::move(options)) {
     const int threads = options_.threads;
-    server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    server_.new_task_queue = [threads] { return new TimedTaskQueue(threads); };
     server_.set_payload_max_length(64 << 20);
     server_.set_keep_alive_max_count(10000);
     server_.set_tcp_nodelay(true);  // small responses must not wait for delayed ACKs
@@ -51,7 +81,13 @@ class HttpServer::Impl {
 
  private:
   void Handle(const httplib::Request& req, httplib::Response& res) {
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
+    std::optional<double> queued_seconds;
+    if (t_task_queued_at) {
+      queued_seconds = std::chrono::duration<double>(start - *t_task_queued_at).count();
+      t_task_queued_at.reset();
+      metrics_->RecordRequestQueueWait(*queued_seconds);
+    }
     HttpRequest request;
     request.method = req.method;
     std::string_view target = req.target;
@@ -66,6 +102,15 @@ class HttpServer::Impl {
         ParseQuery(question == std::string_view::npos ? "" : target.substr(question + 1), &request);
     if (!parsed.ok()) {
       response = ErrorResponse(parsed.error());
+    } else if (queued_seconds && options_.admission_ms > 0 &&
+               *queued_seconds * 1000 > static_cast<double>(options_.admission_ms) &&
+               request.path.starts_with("/v1/")) {
+      metrics_->RecordRequestShed();
+      route = "shed";  // never matched: labelled as what happened to it
+      response = ErrorResponse(MakeError(
+          ErrorCode::kCommitQueueTimeout, "the server is overloaded: this request waited ",
+          static_cast<int64_t>(*queued_seconds * 1000), " ms for a handler thread (bound ",
+          options_.admission_ms, " ms); retry later"));
     } else {
       for (const auto& [name, value] : req.headers) {
         std::string lower = name;

@@ -2,6 +2,13 @@
 // out of every other header). A bounded thread pool handles requests with
 // keep-alive; bodies above 64 MiB are refused (413). Every response echoes
 // X-Request-Id when the request carried one, and is counted in Metrics.
+//
+// Admission: a connection's first request that waited for a handler thread
+// longer than `admission_ms` (HOGLAKE_COMMIT_LOCK_TIMEOUT_MS; 0 = never) is
+// shed on any /v1 route — 503 commit_queue_timeout with Retry-After: 1,
+// nothing dispatched — rather than served after its client gave up. Every
+// such wait is recorded in hoglake_request_queue_wait_seconds and each shed
+// request in hoglake_requests_shed_total.
 #pragma once
 
 #include <memory>
@@ -17,6 +24,7 @@ struct HttpServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0 picks a free port
   int threads = 16;
+  int64_t admission_ms = 30000;
 };
 
 class HttpServer {

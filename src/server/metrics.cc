@@ -96,6 +96,18 @@ void Metrics::RecordCommitLockWait(double seconds, bool timed_out) {
   if (timed_out) ++queue_timeouts_;
 }
 
+void Metrics::RecordRequestQueueWait(double seconds) {
+  std::lock_guard lock(mutex_);
+  Observe(queue_waits_.buckets, kLockWaitBounds, std::size(kLockWaitBounds), seconds);
+  ++queue_waits_.count;
+  queue_waits_.sum += seconds;
+}
+
+void Metrics::RecordRequestShed() {
+  std::lock_guard lock(mutex_);
+  ++requests_shed_;
+}
+
 void Metrics::RecordCommit(const std::string& kind) {
   std::lock_guard lock(mutex_);
   ++commits_[kind];
@@ -144,6 +156,20 @@ std::string Metrics::RenderPrometheus() const {
   out += "# HELP hoglake_commit_queue_timeouts_total Commit-lock waits that timed out.\n";
   out += "# TYPE hoglake_commit_queue_timeouts_total counter\n";
   out += "hoglake_commit_queue_timeouts_total " + std::to_string(queue_timeouts_) + "\n";
+  out += "# HELP hoglake_request_queue_wait_seconds Wait for a handler thread.\n";
+  out += "# TYPE hoglake_request_queue_wait_seconds histogram\n";
+  for (size_t i = 0; i < std::size(kLockWaitBounds); ++i) {
+    const uint64_t n = queue_waits_.buckets.empty() ? 0 : queue_waits_.buckets[i];
+    out += "hoglake_request_queue_wait_seconds_bucket{le=\"" + Number(kLockWaitBounds[i]) + "\"} " +
+           std::to_string(n) + "\n";
+  }
+  out += "hoglake_request_queue_wait_seconds_bucket{le=\"+Inf\"} " +
+         std::to_string(queue_waits_.count) + "\n";
+  out += "hoglake_request_queue_wait_seconds_sum " + Number(queue_waits_.sum) + "\n";
+  out += "hoglake_request_queue_wait_seconds_count " + std::to_string(queue_waits_.count) + "\n";
+  out += "# HELP hoglake_requests_shed_total Requests refused (503) for waiting too long.\n";
+  out += "# TYPE hoglake_requests_shed_total counter\n";
+  out += "hoglake_requests_shed_total " + std::to_string(requests_shed_) + "\n";
   for (const auto& [name, counter] : counters_) {
     out += "# HELP " + name + " " + counter.help + "\n";
     out += "# TYPE " + name + " counter\n";

@@ -7,6 +7,10 @@
 //     out); no per-catalog label, so its cardinality is fixed
 //   hoglake_commit_queue_timeouts_total                          counter
 //     those waits that hit HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (→ 503)
+//   hoglake_request_queue_wait_seconds                           histogram
+//     how long a connection's first request waited for a handler thread
+//   hoglake_requests_shed_total                                  counter
+//     requests answered 503 because that wait passed the admission bound
 // The two commit-lock series are always rendered (zero before any wait).
 //
 // Beside those, two open families:
@@ -42,6 +46,8 @@ class Metrics {
   void RecordCommit(const std::string& kind);
   // One commit-lock wait of `seconds`; `timed_out` also counts a queue timeout.
   void RecordCommitLockWait(double seconds, bool timed_out);
+  void RecordRequestQueueWait(double seconds);
+  void RecordRequestShed();
   // Adds `delta` (> 0; 0 records nothing) to counter `name`{labels}.
   void AddToCounter(const std::string& name, const std::string& help, const MetricLabels& labels,
                     uint64_t delta);
@@ -66,6 +72,8 @@ class Metrics {
   std::vector<GaugeSample> gauges_;
   Histogram lock_waits_;
   uint64_t queue_timeouts_ = 0;
+  Histogram queue_waits_;
+  uint64_t requests_shed_ = 0;
 };
 
 }  // namespace hoglake::server

@@ -3,6 +3,10 @@
 //   namespace create|drop CAT.NS | list CAT
 //   table create CAT.NS.T (--column name:type[:not-null]… | --from FILE)
 //         [--partition-by EXPR…] [--sort-by EXPR…] [--property k=v…]
+//         [--comment TEXT]      (one snapshot: partition spec and sort order
+//         go through the atomic table-creation endpoints; with --comment or
+//         --property as well the spec is created first and the rest applied
+//         by one alter, so two snapshots)
 //   table show|drop CAT.NS.T | list CAT.NS
 //   table alter CAT.NS.T [--add-column SPEC…] [--drop-column NAME…]
 //         [--rename-column FROM:TO…] [--promote-column NAME:TYPE…]
@@ -134,26 +138,27 @@ Result<std::vector<client::ColumnDef>> ColumnsFromFile(const std::string& path) 
   return client::ColumnDefsFromSchema(*schema);
 }
 
-// Partition/sort ops resolved against the table's columns.
-Result<client::AlterOp> PartitionOp(const std::vector<client::Column>& columns,
-                                    const std::vector<std::string>& exprs) {
+// Partition/sort fields resolved against columns with field ids (a table's,
+// or the ids a create promises: client::PromisedColumns).
+Result<std::vector<client::PartitionFieldDef>> PartitionFields(
+    const std::vector<client::Column>& columns, const std::vector<std::string>& exprs) {
   std::vector<client::PartitionFieldDef> fields;
   for (const std::string& expr : exprs) {
     HOGLAKE_ASSIGN_OR_RETURN(PartitionSpecText spec, ParsePartitionSpec(expr));
     HOGLAKE_ASSIGN_OR_RETURN(int32_t id, FieldIdOf(columns, spec.column));
     fields.push_back({id, spec.transform, spec.param});
   }
-  return client::SetPartitionSpec(fields);
+  return fields;
 }
-Result<client::AlterOp> SortOp(const std::vector<client::Column>& columns,
-                               const std::vector<std::string>& exprs) {
+Result<std::vector<client::SortFieldDef>> SortFields(const std::vector<client::Column>& columns,
+                                                     const std::vector<std::string>& exprs) {
   std::vector<client::SortFieldDef> fields;
   for (const std::string& expr : exprs) {
     HOGLAKE_ASSIGN_OR_RETURN(SortSpecText spec, ParseSortSpec(expr));
     HOGLAKE_ASSIGN_OR_RETURN(int32_t id, FieldIdOf(columns, spec.column));
     fields.push_back({id, spec.direction, spec.null_order});
   }
-  return client::SetSortOrder(fields);
+  return fields;
 }
 
 void RegisterCatalog(CLI::App& app, CommandContext& context) {
@@ -311,9 +316,11 @@ void RegisterTable(CLI::App& app, CommandContext& context) {
   create->add_option("name", f.name, "catalog.namespace.table")->required();
   create->add_option("--column,-c", f.columns, "name:type[:not-null], e.g. id:long:not-null");
   create->add_option("--from", f.from, "take the columns from a Parquet or CSV file");
-  create->add_option("--partition-by", f.partition_by, "team, month(ts), bucket(16,id), …");
+  create->add_option("--partition-by", f.partition_by,
+                     "team, month(ts), bucket(16,id), … (made with the table: one snapshot)");
   create->add_option("--sort-by", f.sort_by, "column[:asc|desc][:nulls_first|nulls_last]");
   create->add_option("--property", f.properties, "key=value");
+  create->add_option("--comment", f.comment, "table comment");
   create->add_flag("--json", f.json, "print the created table as JSON");
   create->callback([&context] {
     RunCommand(context, [&]() -> Status {
@@ -329,22 +336,19 @@ void RegisterTable(CLI::App& app, CommandContext& context) {
         defs.push_back(std::move(def).value());
       }
       if (defs.empty()) return InvalidArgument("a table needs columns: --column or --from");
-      HOGLAKE_ASSIGN_OR_RETURN(auto properties, ParseProperties(f.properties));
+      // One snapshot: the spec, sort order, comment and properties are part
+      // of the create (client.h, Namespace::CreateTable with options).
+      client::CreateTableOptions options;
+      HOGLAKE_ASSIGN_OR_RETURN(options.properties, ParseProperties(f.properties));
+      options.comment = f.comment;
+      const std::vector<client::Column> promised = client::PromisedColumns(defs);
+      HOGLAKE_ASSIGN_OR_RETURN(options.partition_by, PartitionFields(promised, f.partition_by));
+      HOGLAKE_ASSIGN_OR_RETURN(options.sort_by, SortFields(promised, f.sort_by));
       auto client = MakeClient(context);
       HOGLAKE_ASSIGN_OR_RETURN(client::Catalog catalog, client.GetCatalog(q.catalog));
       HOGLAKE_ASSIGN_OR_RETURN(
           client::Table table,
-          catalog.NamespaceHandle(q.namespace_name).CreateTable(q.name, defs, properties));
-      std::vector<client::AlterOp> ops;
-      if (!f.partition_by.empty()) {
-        HOGLAKE_ASSIGN_OR_RETURN(auto op, PartitionOp(table.info().columns, f.partition_by));
-        ops.push_back(op);
-      }
-      if (!f.sort_by.empty()) {
-        HOGLAKE_ASSIGN_OR_RETURN(auto op, SortOp(table.info().columns, f.sort_by));
-        ops.push_back(op);
-      }
-      if (!ops.empty()) HOGLAKE_RETURN_IF_ERROR(table.Alter(ops).status());
+          catalog.NamespaceHandle(q.namespace_name).CreateTable(q.name, defs, options));
       if (f.json) {
         std::cout << table.info().json << "\n";
       } else {
@@ -469,13 +473,13 @@ void RegisterTable(CLI::App& app, CommandContext& context) {
       }
       if (f.unpartition) ops.push_back(client::SetPartitionSpec({}));
       if (!f.partition_by.empty()) {
-        HOGLAKE_ASSIGN_OR_RETURN(auto op, PartitionOp(columns, f.partition_by));
-        ops.push_back(op);
+        HOGLAKE_ASSIGN_OR_RETURN(auto fields, PartitionFields(columns, f.partition_by));
+        ops.push_back(client::SetPartitionSpec(fields));
       }
       if (f.unsort) ops.push_back(client::SetSortOrder({}));
       if (!f.sort_by.empty()) {
-        HOGLAKE_ASSIGN_OR_RETURN(auto op, SortOp(columns, f.sort_by));
-        ops.push_back(op);
+        HOGLAKE_ASSIGN_OR_RETURN(auto fields, SortFields(columns, f.sort_by));
+        ops.push_back(client::SetSortOrder(fields));
       }
       if (f.comment) ops.push_back(client::SetTableComment(*f.comment));
       if (!f.properties.empty()) {

@@ -153,15 +153,7 @@ AlterOp SetPartitionSpec(const std::vector<PartitionFieldDef>& fields) {
   JsonWriter w;
   w.BeginObject();
   w.Key("fields");
-  w.BeginArray();
-  for (const PartitionFieldDef& f : fields) {
-    w.BeginObject();
-    w.Field("source_field_id", static_cast<int64_t>(f.source_field_id));
-    w.Field("transform", std::string_view(f.transform));
-    if (f.transform_param) w.Field("transform_param", static_cast<int64_t>(*f.transform_param));
-    w.EndObject();
-  }
-  w.EndArray();
+  wire::WritePartitionFields(fields, w);
   w.EndObject();
   return {"set_partition_spec", Members(w)};
 }
@@ -170,15 +162,7 @@ AlterOp SetSortOrder(const std::vector<SortFieldDef>& fields) {
   JsonWriter w;
   w.BeginObject();
   w.Key("sort_fields");
-  w.BeginArray();
-  for (const SortFieldDef& f : fields) {
-    w.BeginObject();
-    w.Field("source_field_id", static_cast<int64_t>(f.source_field_id));
-    w.Field("direction", std::string_view(f.direction));
-    w.Field("null_order", std::string_view(f.null_order));
-    w.EndObject();
-  }
-  w.EndArray();
+  wire::WriteSortFields(fields, w);
   w.EndObject();
   return {"set_sort_order", Members(w)};
 }

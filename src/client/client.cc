@@ -6,7 +6,8 @@
 // Catalog::Commit with keyed=true is (the server returns the stored receipt).
 // Client-side refusals (travel given twice, `before` with a non-zero
 // `after`, reserved or malformed column definitions) happen before any
-// request. Table methods live in table.cc.
+// request. Table methods live in client_table.cc; the atomic
+// CreateTable (table-creations) in create_table.cc.
 #include <mutex>
 #include <unordered_map>
 
@@ -311,6 +312,12 @@ std::string Namespace::Route() const {
 
 Result<Table> Namespace::CreateTable(std::string_view name, const std::vector<ColumnDef>& columns,
                                      const std::map<std::string, std::string>& properties) {
+  return PostTable(name, columns, std::nullopt, properties);
+}
+
+Result<Table> Namespace::PostTable(std::string_view name, const std::vector<ColumnDef>& columns,
+                                   const std::optional<std::string>& comment,
+                                   const std::map<std::string, std::string>& properties) {
   HOGLAKE_RETURN_IF_ERROR(wire::CheckColumnDefs(columns));
   JsonWriter w;
   w.BeginObject();
@@ -325,6 +332,7 @@ Result<Table> Namespace::CreateTable(std::string_view name, const std::vector<Co
     for (const auto& [key, value] : properties) w.Field(key, std::string_view(value));
     w.EndObject();
   }
+  w.OptionalField("comment", comment);
   w.EndObject();
   HOGLAKE_ASSIGN_OR_RETURN(
       TableInfo info,

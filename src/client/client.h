@@ -94,6 +94,42 @@ AlterOp SetTableComment(std::optional<std::string> comment);
 AlterOp SetColumnComment(std::string_view name, std::optional<std::string> comment);
 AlterOp SetProperties(const std::map<std::string, std::string>& properties);
 
+// The columns a table created from `columns` will have, with the field ids
+// and ordinals the server assigns (depth-first pre-order from 1, contract
+// §2.5; list/map children named "element"/"key"/"value", a map key not
+// null). A table does not exist before CreateTable returns, so partition
+// and sort fields for it name their sources by these promised ids.
+std::vector<Column> PromisedColumns(const std::vector<ColumnDef>& columns);
+// The promised field id of the column at dotted `path` (top-level names,
+// struct members); kValidation naming the path when there is none.
+Result<int32_t> PromisedFieldId(const std::vector<ColumnDef>& columns, std::string_view path);
+
+// The guard of an atomic replacement (contract §2.10): at `read_snapshot`
+// the target name held `expected_table_uuid` (nullopt: no live table), and
+// it sees no DDL after it until the replacement publishes.
+struct TableReplacement {
+  std::optional<std::string> expected_table_uuid;
+  int64_t read_snapshot = 0;
+};
+
+// Namespace::CreateTable's options. The declared constructor keeps this
+// from being an aggregate, so `CreateTable(n, cols, {{"k", "v"}})` still
+// means the properties overload.
+struct CreateTableOptions {
+  CreateTableOptions() = default;
+  // Source ids are promised ids (PromisedColumns / PromisedFieldId).
+  std::vector<PartitionFieldDef> partition_by;
+  std::vector<SortFieldDef> sort_by;
+  std::optional<std::string> comment;
+  std::map<std::string, std::string> properties;
+  // Set: replace the table of that name atomically (ReplaceTable).
+  std::optional<TableReplacement> replacement;
+  // The table-creation operation id (a UUID). Empty: a fresh random v4.
+  // Give the id an earlier failed call reported (ErrorCreationOperation) to
+  // resume that operation instead of starting another.
+  std::string operation_id;
+};
+
 // Table::Append's options (pyhoglake-writer §7–§9).
 struct AppendOptions {
   std::optional<std::string> author;
@@ -290,8 +326,45 @@ class Namespace {
   const std::string& name() const { return name_; }
   const std::string& catalog_name() const { return catalog_; }
 
+  // POST …/tables: columns (with their comments) and properties, one
+  // snapshot.
   Result<Table> CreateTable(std::string_view name, const std::vector<ColumnDef>& columns,
-                            const std::map<std::string, std::string>& properties = {});
+                            const std::map<std::string, std::string>& properties);
+  // Creates the table with its partition spec, sort order, comment and
+  // properties in one snapshot (contract §2.5, §2.10; create_table.cc):
+  //  - nothing but comment/properties/column comments and no replacement:
+  //    the plain POST …/tables above (it takes all of them);
+  //  - otherwise an atomic table creation under options.operation_id:
+  //    PUT …/table-creations/{op} on the one endpoint that accepts the
+  //    definition (/sorted when sort fields are given, partition fields
+  //    riding along; /partitioned for partition fields alone; /metadata for
+  //    comment/properties/column comments alone; the plain one otherwise),
+  //    POST …/{op}/commit with no files, then GET the table as of the
+  //    committed snapshot. The ids the prepare promised must equal
+  //    PromisedColumns (else the operation is aborted: kInternal).
+  //  - No endpoint accepts a spec together with comment/properties/column
+  //    comments. Such a create publishes the table with its spec atomically
+  //    and then applies the rest with one Alter: TWO snapshots, but the
+  //    table is never visible without its spec. A comment inside a list or
+  //    map cannot be altered later, so that combination is refused
+  //    (kValidation) before any request.
+  // Retries: an identical re-prepare or re-publish answers the stored
+  // operation, so the PUT and the publish are retried (transport failures,
+  // 503) with the same op id. A publish that still fails on the transport
+  // is fenced with POST …/abort: `committed` there means it went through;
+  // `aborted` means nothing was created and the error is returned.
+  // Refusals: a `rejected`/`aborted` answer is an error whose code follows
+  // its reason (errors.h: target_exists → kAlreadyExists, …); every error
+  // after the op id was chosen names it (ErrorCreationOperation).
+  Result<Table> CreateTable(std::string_view name, const std::vector<ColumnDef>& columns,
+                            const CreateTableOptions& options = CreateTableOptions());
+  // CreateTable with options.replacement = `replacement` (always the
+  // atomic path): drops the table `replacement` names and creates this one
+  // in one snapshot; a target that changed is kTableRecreated
+  // (target_changed) or a 409 at prepare.
+  Result<Table> ReplaceTable(std::string_view name, const std::vector<ColumnDef>& columns,
+                             const TableReplacement& replacement,
+                             CreateTableOptions options = CreateTableOptions());
   Result<Table> GetTable(std::string_view name);
   Result<std::vector<TableSummary>> ListTables(const TimeTravel& travel = {});
   Result<View> CreateView(std::string_view name, std::string_view sql,
@@ -309,6 +382,12 @@ class Namespace {
         data_path_(std::move(data_path)),
         name_(std::move(name)) {}
   std::string Route() const;
+  // POST …/tables with optional comment and properties.
+  Result<Table> PostTable(std::string_view name, const std::vector<ColumnDef>& columns,
+                          const std::optional<std::string>& comment,
+                          const std::map<std::string, std::string>& properties);
+  // GET …/tables/{name}?snapshot=S after an atomic create (the DDL pin).
+  Result<Table> CreatedTable(std::string_view name, int64_t snapshot, std::string_view table_uuid);
 
   std::shared_ptr<ClientContext> context_;
   std::string catalog_;

@@ -171,6 +171,24 @@ std::optional<int64_t> ErrorReadSnapshot(const Error& error) {
   return it->value.GetInt64();
 }
 
+namespace {
+std::optional<std::string> ExtraString(const Error& error, const char* member) {
+  auto doc = ExtraObject(error);
+  if (!doc) return std::nullopt;
+  auto it = doc->FindMember(member);
+  if (it == doc->MemberEnd() || !it->value.IsString()) return std::nullopt;
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+}  // namespace
+
+std::optional<std::string> ErrorCreationReason(const Error& error) {
+  return ExtraString(error, "reason");
+}
+
+std::optional<std::string> ErrorCreationOperation(const Error& error) {
+  return ExtraString(error, "operation_id");
+}
+
 Error ErrorFromResponse(long http_status, std::string_view body, bool on_commit) {
   std::optional<std::string> wire_code;
   std::optional<std::string> detail;

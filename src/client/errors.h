@@ -63,6 +63,16 @@ std::vector<std::string> ErrorTables(const Error& error);
 // The `read_snapshot` member of a ddl_since_read_snapshot body.
 std::optional<int64_t> ErrorReadSnapshot(const Error& error);
 
+// An atomic table creation (Namespace::CreateTable with a spec) that was
+// refused durably carries "reason" (target_exists → kAlreadyExists,
+// namespace_changed → kNotFound, target_changed → kTableRecreated,
+// definition_invalid → kValidation, expired → kExpired, client_abort →
+// kInternal) and "operation_id" in wire_extra; a failure after the
+// operation was prepared carries "operation_id" alone (pass it back as
+// CreateTableOptions::operation_id to resume the same operation).
+std::optional<std::string> ErrorCreationReason(const Error& error);
+std::optional<std::string> ErrorCreationOperation(const Error& error);
+
 // The error for a non-2xx response: status, body text (JSON or not). For a
 // commit, `on_commit` turns a 410 into a re-prepare error (kReadSnapshotExpired):
 // the code stays kExpired and wire_extra gains "retry":"re-prepare", which is

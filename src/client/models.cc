@@ -592,4 +592,33 @@ Result<FileStats> ParseFileStats(std::string_view text) {
       });
 }
 
+Result<TableCreation> ParseTableCreation(std::string_view text) {
+  return ParseObjectResponse<TableCreation>(
+      text, "TableCreation", [](const Value& v, std::string_view raw) -> Result<TableCreation> {
+        HOGLAKE_RETURN_IF_ERROR(CheckObject(v, "TableCreation"));
+        Fields f("TableCreation", v);
+        TableCreation c;
+        HOGLAKE_ASSIGN_OR_RETURN(c.operation_id, f.Str("operation_id"));
+        HOGLAKE_ASSIGN_OR_RETURN(c.table_uuid, f.Str("table_uuid"));
+        HOGLAKE_ASSIGN_OR_RETURN(c.namespace_name, f.Str("namespace"));
+        HOGLAKE_ASSIGN_OR_RETURN(c.name, f.Str("name"));
+        HOGLAKE_ASSIGN_OR_RETURN(const Value* columns, f.Array("columns"));
+        for (const Value& column : columns->GetArray()) {
+          HOGLAKE_ASSIGN_OR_RETURN(Column parsed, ColumnFrom(column));
+          c.columns.push_back(std::move(parsed));
+        }
+        std::stable_sort(c.columns.begin(), c.columns.end(),
+                         [](const Column& a, const Column& b) { return a.ordinal < b.ordinal; });
+        HOGLAKE_ASSIGN_OR_RETURN(c.write_path, f.Str("write_path"));
+        HOGLAKE_ASSIGN_OR_RETURN(c.state, f.Str("state"));
+        HOGLAKE_ASSIGN_OR_RETURN(std::optional<std::string> expires, f.OptStr("expires_at"));
+        c.expires_at = expires.value_or("");
+        HOGLAKE_ASSIGN_OR_RETURN(c.snapshot_id, f.OptInt("snapshot_id"));
+        HOGLAKE_ASSIGN_OR_RETURN(c.schema_version, f.OptInt("schema_version"));
+        HOGLAKE_ASSIGN_OR_RETURN(c.reason, f.OptStr("reason"));
+        c.json = json_raw::Compact(raw);
+        return c;
+      });
+}
+
 }  // namespace hoglake::client

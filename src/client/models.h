@@ -212,6 +212,26 @@ struct FileStats {
   std::string json;
 };
 
+// An atomic table creation (contract §2.10): the answer of every
+// …/table-creations/{op} route. `state` is prepared | committed | rejected |
+// aborted; `reason` (target_exists, namespace_changed, target_changed,
+// definition_invalid, client_abort, expired) explains rejected/aborted;
+// snapshot_id/schema_version are set once committed. `columns` carry the
+// field ids promised at prepare.
+struct TableCreation {
+  std::string operation_id;
+  std::string table_uuid;
+  std::string namespace_name;
+  std::string name;
+  std::vector<Column> columns;
+  std::string write_path;
+  std::string state;
+  std::string expires_at;
+  std::optional<int64_t> snapshot_id, schema_version;
+  std::optional<std::string> reason;
+  std::string json;
+};
+
 // Parsers: `text` is the whole response body.
 Result<TableInfo> ParseTableInfo(std::string_view text);
 Result<std::vector<TableSummary>> ParseTableSummaries(std::string_view text);
@@ -231,5 +251,6 @@ Result<CommitResult> ParseCommitResult(std::string_view text);
 Result<ViewInfo> ParseViewInfo(std::string_view text);
 Result<std::vector<ViewInfo>> ParseViewInfos(std::string_view text);
 Result<FileStats> ParseFileStats(std::string_view text);
+Result<TableCreation> ParseTableCreation(std::string_view text);
 
 }  // namespace hoglake::client

@@ -92,6 +92,30 @@ void WriteColumnDef(const ColumnDef& column, JsonWriter& w) {
   WriteColumn(column, column.name, column.nullable, w);
 }
 
+void WritePartitionFields(const std::vector<PartitionFieldDef>& fields, JsonWriter& w) {
+  w.BeginArray();
+  for (const PartitionFieldDef& f : fields) {
+    w.BeginObject();
+    w.Field("source_field_id", static_cast<int64_t>(f.source_field_id));
+    w.Field("transform", std::string_view(f.transform));
+    if (f.transform_param) w.Field("transform_param", static_cast<int64_t>(*f.transform_param));
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void WriteSortFields(const std::vector<SortFieldDef>& fields, JsonWriter& w) {
+  w.BeginArray();
+  for (const SortFieldDef& f : fields) {
+    w.BeginObject();
+    w.Field("source_field_id", static_cast<int64_t>(f.source_field_id));
+    w.Field("direction", std::string_view(f.direction));
+    w.Field("null_order", std::string_view(f.null_order));
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 Error ReservedPrefixError(const std::vector<std::string>& paths) {
   std::string list = "[";
   for (size_t i = 0; i < paths.size(); ++i) {

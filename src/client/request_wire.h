@@ -22,6 +22,13 @@ Status AddTravel(const TimeTravel& travel, QueryParams* query);
 // names. Scalars carry no "children".
 void WriteColumnDef(const ColumnDef& column, JsonWriter& w);
 
+// Partition / sort fields as JSON arrays of {"source_field_id","transform",
+// "transform_param"?} / {"source_field_id","direction","null_order"} — the
+// shapes set_partition_spec, set_sort_order and a table-creation prepare
+// share.
+void WritePartitionFields(const std::vector<PartitionFieldDef>& fields, JsonWriter& w);
+void WriteSortFields(const std::vector<SortFieldDef>& fields, JsonWriter& w);
+
 // The reserved-prefix refusal (pyhoglake-writer §12) for these dotted paths:
 // "column name(s) ['s._hog_x', 'l._hogy'] use the reserved prefix '_hog': …".
 Error ReservedPrefixError(const std::vector<std::string>& paths);

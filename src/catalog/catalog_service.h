@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -147,6 +148,13 @@ class CatalogService {
   // Every data file visible at the snapshot, by (row_id_start, id).
   Result<std::vector<DataFileInfo>> Scan(const TableRef& table, const SnapshotSelector& at,
                                          const ScanOptions& options);
+  // The same files, handed to `sink` one at a time in plan order (each with
+  // its column_stats when asked), so a large plan never holds every file's
+  // statistics at once. The stats cap is checked before the first call; an
+  // error (the sink's or a later read's) ends the scan and is returned, so a
+  // caller must discard what the sink already received.
+  Status ScanEach(const TableRef& table, const SnapshotSelector& at, const ScanOptions& options,
+                  const std::function<Status(const DataFileInfo&)>& sink);
   Result<std::vector<DataFileInfo>> ListFiles(const TableRef& table, const SnapshotSelector& at,
                                               const FileListing& listing);
   Result<FileStats> GetFileStats(const TableRef& table, const SnapshotSelector& at,

@@ -1,8 +1,12 @@
 // CatalogService::Cleanup (server digest §5.2): the removal-queue drain.
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <set>
+#include <thread>
+#include <vector>
 
 #include "catalog/catalog_service.h"
 #include "catalog/maintenance_ledger.h"
@@ -15,6 +19,10 @@ namespace hoglake::catalog {
 namespace {
 
 constexpr int64_t kDefaultClaimLeaseSeconds = 900;
+// Object deletes of one batch run on up to kDeleteWorkers threads, one per
+// kRowsPerDeleteWorker claimed rows (small batches stay on the caller).
+constexpr int kDeleteWorkers = 4;
+constexpr int kRowsPerDeleteWorker = 64;
 
 // How long a claim holds rows before another worker may take them over (a
 // worker killed between claim and settle leaves its rows claimed):
@@ -88,21 +96,53 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
                    {catalog_id, PgTextArray(paths)}));
     std::set<std::string> keep;
     for (int i = 0; i < referenced.rows(); ++i) keep.insert(referenced.GetString(i, 0));
-    // 3. Work: delete what nothing references (no transaction held).
+    // 3. Work: delete what nothing references (no transaction held). Object
+    // deletes are independent, so a large batch is spread over a few
+    // workers, each with its own store handle (handles are not shared
+    // across threads).
+    enum Outcome : uint8_t { kKept, kDeleted, kAbsent, kFailed };
+    const int rows = claimed.rows();
+    std::vector<Outcome> outcomes(static_cast<size_t>(rows), kFailed);
+    std::atomic<int> next{0};
+    auto work = [&](ObjectStore& s) {
+      for (int i; (i = next.fetch_add(1)) < rows;) {
+        if (keep.contains(*paths[static_cast<size_t>(i)])) {
+          outcomes[static_cast<size_t>(i)] = kKept;
+          continue;
+        }
+        Result<bool> existed = s.Delete(*paths[static_cast<size_t>(i)]);
+        outcomes[static_cast<size_t>(i)] = !existed.ok() ? kFailed : *existed ? kDeleted : kAbsent;
+      }
+    };
+    {
+      std::vector<std::unique_ptr<ObjectStore>> extra;
+      for (int w = 1; w < kDeleteWorkers && rows >= w * kRowsPerDeleteWorker; ++w) {
+        Result<std::unique_ptr<ObjectStore>> opened = OpenObjectStore(info.data_path);
+        if (!opened.ok()) break;
+        extra.push_back(std::move(*opened));
+      }
+      std::vector<std::thread> threads;
+      for (auto& s : extra) threads.emplace_back([&work, &s] { work(*s); });
+      work(*store);
+      for (auto& t : threads) t.join();
+    }
     std::vector<int64_t> deleted, absent, kept, failed;
-    for (int i = 0; i < claimed.rows(); ++i) {
+    for (int i = 0; i < rows; ++i) {
       const int64_t id = claimed.GetInt64(i, 0);
-      const std::string path = claimed.GetString(i, 1);
-      if (keep.contains(path)) {
-        kept.push_back(id);
-        continue;
+      switch (outcomes[static_cast<size_t>(i)]) {
+        case kKept:
+          kept.push_back(id);
+          break;
+        case kDeleted:
+          deleted.push_back(id);
+          break;
+        case kAbsent:
+          absent.push_back(id);
+          break;
+        case kFailed:
+          failed.push_back(id);
+          break;
       }
-      Result<bool> existed = store->Delete(path);
-      if (!existed.ok()) {
-        failed.push_back(id);
-        continue;
-      }
-      (*existed ? deleted : absent).push_back(id);
     }
     // 4. Settle, fenced by our claim.
     HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));

@@ -8,9 +8,10 @@ const char* const kDataFileColumns =
     "f.data_file_id, f.path, f.file_format, f.record_count, f.file_size_bytes, f.footer_size, "
     "f.row_id_start, f.stats_state, f.begin_snapshot, f.spec_id, f.explicit_row_ids, "
     "f.split_offsets::text, "
+    "CASE WHEN f.spec_id IS NOT NULL THEN "
     "(SELECT array_agg(coalesce('v' || p.value, 'n') ORDER BY p.key_index)::text "
     " FROM hog_file_partition_value p WHERE p.catalog_id = f.catalog_id AND p.data_file_id = "
-    "f.data_file_id)";
+    "f.data_file_id) END";
 
 namespace {
 

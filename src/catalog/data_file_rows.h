@@ -8,7 +8,9 @@
 
 namespace hoglake::catalog {
 
-// The select list (partition values aggregated in key order) …
+// The select list (partition values aggregated in key order, looked up only
+// for files written under a partition spec: unpartitioned files never have
+// rows there, and DataFileFromRow reads the column only when spec_id is set) …
 extern const char* const kDataFileColumns;
 // … and how many columns it has, so callers can append their own after it.
 inline constexpr int kDataFileColumnCount = 13;

@@ -11,7 +11,11 @@
 namespace hoglake::catalog {
 namespace {
 
-constexpr int64_t kPurgePage = 1000;
+// File rows purged per transaction in phase B (outside the commit lock, so
+// the page size does not lengthen any commit's wait).
+constexpr int64_t kPurgePage = 10000;
+// Snapshots expired per phase-A transaction: bounds one commit-lock hold.
+constexpr int64_t kAdvanceChunk = 2500;
 
 }  // namespace
 
@@ -44,8 +48,11 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
   const std::string catalog_id = std::to_string(head.catalog_id);
   ExpiryResult result;
 
-  // Phase A: advance the floor under the commit lock, in one transaction.
-  auto advance = [&]() -> Status {
+  // Phase A: advance the floor under the commit lock, one transaction per
+  // chunk of at most kAdvanceChunk snapshots (several short lock holds
+  // instead of one long one; each transaction is a complete, consistent
+  // floor advance), until `batch` snapshots are gone or the floor stops.
+  auto advance = [&](int64_t chunk) -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                              CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
     const CatalogHead& h = scope.head();
@@ -61,14 +68,16 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     if (options.IsNull(0, 0)) return scope.CommitWithoutSnapshot();  // expiry disabled
     const int64_t retention = options.GetInt64(0, 0);
     const bool consumer_floor = options.GetBool(0, 1);
+    int64_t unfloored = std::min(h.head_snapshot_id, h.earliest_snapshot_id + chunk);
+    // The first retained-by-time snapshot matters only inside the chunk, so
+    // the probe reads at most `chunk` rows, not the whole expirable backlog.
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult fresh,
-        conn->Exec(
-            "SELECT min(snapshot_id) FROM hog_snapshot WHERE catalog_id = $1 "
-            "AND snapshot_id >= $2 AND snapshot_time >= clock_timestamp() - $3 * interval '1 "
-            "second'",
-            {catalog_id, std::to_string(h.earliest_snapshot_id), std::to_string(retention)}));
-    int64_t unfloored = std::min(h.head_snapshot_id, h.earliest_snapshot_id + batch);
+        conn->Exec("SELECT min(snapshot_id) FROM hog_snapshot WHERE catalog_id = $1 "
+                   "AND snapshot_id >= $2 AND snapshot_id <= $4 AND snapshot_time >= "
+                   "clock_timestamp() - $3 * interval '1 second'",
+                   {catalog_id, std::to_string(h.earliest_snapshot_id), std::to_string(retention),
+                    std::to_string(unfloored)}));
     if (!fresh.IsNull(0, 0)) unfloored = std::min(unfloored, fresh.GetInt64(0, 0));
     int64_t new_earliest = unfloored;
     if (consumer_floor) {
@@ -88,12 +97,18 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     if (new_earliest <= h.earliest_snapshot_id) return scope.CommitWithoutSnapshot();
     const std::vector<PgParam> range = {catalog_id, std::to_string(h.earliest_snapshot_id),
                                         std::to_string(new_earliest)};
+    // Change rows first, by range (no per-snapshot cascade: V10).
+    HOGLAKE_RETURN_IF_ERROR(
+        conn->Exec("DELETE FROM hog_snapshot_change WHERE catalog_id = $1 AND snapshot_id >= $2 "
+                   "AND snapshot_id < $3",
+                   range)
+            .status());
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult deleted,
         conn->Exec("DELETE FROM hog_snapshot WHERE catalog_id = $1 AND snapshot_id >= $2 "
                    "AND snapshot_id < $3",
                    range));
-    result.snapshots_expired = deleted.affected_rows();
+    result.snapshots_expired += deleted.affected_rows();
     HOGLAKE_RETURN_IF_ERROR(
         conn->Exec("UPDATE hog_catalog SET earliest_snapshot_id = $3, earliest_snapshot_time = "
                    "(SELECT snapshot_time "
@@ -111,7 +126,16 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     result.new_earliest_snapshot_id = new_earliest;
     return scope.CommitWithoutSnapshot();
   };
-  Status advanced = advance();
+  Status advanced = Status::Ok();
+  for (int64_t remaining = batch; remaining > 0;) {
+    const int64_t chunk = std::min(remaining, kAdvanceChunk);
+    const int64_t expired_before = result.snapshots_expired;
+    advanced = advance(chunk);
+    if (!advanced.ok()) break;
+    remaining -= chunk;
+    // Stopped short of the chunk: retention, a consumer, or the head.
+    if (result.snapshots_expired - expired_before < chunk) break;
+  }
 
   // Phase B: purge file rows no retained snapshot can see, a page per
   // transaction, outside the commit lock; their paths go to the removal queue.

@@ -74,6 +74,32 @@ Result<CatalogService::TableAt> CatalogService::OpenTableAt(PgConnection& conn, 
 Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
                                                        const SnapshotSelector& at,
                                                        const ScanOptions& options) {
+  std::vector<DataFileInfo> files;
+  HOGLAKE_RETURN_IF_ERROR(ScanEach(ref, at, options, [&](const DataFileInfo& f) {
+    files.push_back(f);
+    return Status::Ok();
+  }));
+  return files;
+}
+
+// How the statistics of a plan are read (the cost of a large plan is almost
+// all here: 20K files × 30 columns is 600K rows):
+//  * one cursor over a LATERAL join — the table's provided files at S in
+//    plan order (row_id_start, id), each followed by its stats rows in
+//    field-id order from the primary-key index — so rows arrive grouped by
+//    file in the order the files are emitted, and each file is handed to the
+//    sink as soon as its rows are read (no sort of the whole relation, no
+//    hash of the catalog's entire stats table, nothing held for all files);
+//  * fetched in binary (no hex/text conversion of bounds and counters) in
+//    pages of kStatsPage rows, so libpq never builds one huge result;
+//  * parallel query is off in this read-only transaction: a Gather could
+//    interleave rows of different files. The merge below still checks that
+//    every row was consumed and fails the plan (never returns partial
+//    stats) if one arrived out of order.
+Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
+                                const ScanOptions& options,
+                                const std::function<Status(const DataFileInfo&)>& sink) {
+  constexpr int kStatsPage = 8192;
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
   const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
@@ -87,16 +113,9 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
                                              "AND f.table_id = $2 AND ",
                                              visible, " ORDER BY f.row_id_start, f.data_file_id"),
                                       params));
-  std::vector<DataFileInfo> files;
-  files.reserve(static_cast<size_t>(r.rows()));
-  std::map<int64_t, size_t> by_id;
-  for (int i = 0; i < r.rows(); ++i) {
-    files.push_back(DataFileFromRow(r, i));
-    if (!options.split_offsets) files.back().split_offsets.reset();
-    by_id[files.back().data_file_id] = files.size() - 1;
-  }
+  StatsColumns columns;
   if (options.column_stats) {
-    const StatsColumns columns = StatsColumnsOf(t.table.columns);
+    columns = StatsColumnsOf(t.table.columns);
     int64_t leaves = 0;
     for (const auto& [id, c] : columns) {
       const bool wanted = !options.stats_fields ||
@@ -104,39 +123,85 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
                                     id) != options.stats_fields->end();
       leaves += c.is_leaf && iceberg::HasBounds(c.type.type) && wanted;
     }
-    if (leaves * static_cast<int64_t>(files.size()) > kMaxStatsEntries) {
-      return Validation("the scan would return ", leaves * static_cast<int64_t>(files.size()),
+    if (leaves * static_cast<int64_t>(r.rows()) > kMaxStatsEntries) {
+      return Validation("the scan would return ", leaves * static_cast<int64_t>(r.rows()),
                         " column statistics, more than ", kMaxStatsEntries,
                         "; narrow it with stats_fields");
     }
-    for (DataFileInfo& f : files) {
-      if (f.stats_state == "provided") f.column_stats.emplace();
-    }
     std::string filter;
-    if (options.stats_fields) filter = " AND s.field_id = ANY($4::integer[])";
     std::vector<PgParam> stat_params = params;
-    if (options.stats_fields) stat_params.push_back(PgIntArray(*options.stats_fields));
-    HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult stats,
-        conn->Exec(
-            StrCat(
-                "SELECT f.data_file_id, ", kStatColumns,
-                " FROM hog_data_file f JOIN hog_file_column_stats s USING (catalog_id, "
-                "data_file_id) "
-                "WHERE f.catalog_id = $1 AND f.table_id = $2 AND f.stats_state = 'provided' AND ",
-                visible, filter, " ORDER BY f.data_file_id, s.field_id"),
-            stat_params));
-    for (int i = 0; i < stats.rows(); ++i) {
-      ColumnStatRow row = StatFromRow(stats, i, 1);
-      auto column = columns.find(row.field_id);
-      if (column == columns.end() || !column->second.is_leaf) continue;  // dropped since
-      row.type = column->second.type;
-      DataFileInfo& f = files[by_id.at(stats.GetInt64(i, 0))];
-      f.column_stats->push_back(std::move(row));
+    if (options.stats_fields) {
+      filter = " AND s.field_id = ANY($4::integer[])";
+      stat_params.push_back(PgIntArray(*options.stats_fields));
     }
+    HOGLAKE_RETURN_IF_ERROR(
+        conn->ExecScript("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off"));
+    HOGLAKE_RETURN_IF_ERROR(
+        conn->Exec(StrCat("DECLARE hog_scan_stats NO SCROLL CURSOR FOR "
+                          "SELECT f.data_file_id, s.field_id, s.value_count, s.null_count, "
+                          "s.nan_count, s.lower_bound, s.upper_bound "
+                          "FROM (SELECT f.catalog_id, f.data_file_id, f.row_id_start "
+                          "FROM hog_data_file f WHERE f.catalog_id = $1 AND f.table_id = $2 "
+                          "AND f.stats_state = 'provided' AND ",
+                          visible,
+                          " ORDER BY f.row_id_start, f.data_file_id) f "
+                          "CROSS JOIN LATERAL (SELECT s.field_id, s.value_count, s.null_count, "
+                          "s.nan_count, s.lower_bound, s.upper_bound "
+                          "FROM hog_file_column_stats s WHERE s.catalog_id = f.catalog_id "
+                          "AND s.data_file_id = f.data_file_id",
+                          filter, " ORDER BY s.field_id) s"),
+                   stat_params)
+            .status());
+  }
+
+  // The stats cursor, one page at a time.
+  PgResult page;
+  int at_row = 0;
+  bool exhausted = !options.column_stats;
+  auto has_row = [&]() -> Result<bool> {
+    if (at_row < page.rows()) return true;
+    if (exhausted) return false;
+    HOGLAKE_ASSIGN_OR_RETURN(
+        page, conn->ExecBinary(StrCat("FETCH ", kStatsPage, " FROM hog_scan_stats")));
+    at_row = 0;
+    if (page.rows() < kStatsPage) exhausted = true;
+    return page.rows() > 0;
+  };
+
+  std::vector<ColumnStatRow> scratch;  // reused across files
+  for (int i = 0; i < r.rows(); ++i) {
+    DataFileInfo f = DataFileFromRow(r, i);
+    if (!options.split_offsets) f.split_offsets.reset();
+    if (options.column_stats && f.stats_state == "provided") {
+      f.column_stats = std::move(scratch);
+      f.column_stats->clear();
+      while (true) {
+        HOGLAKE_ASSIGN_OR_RETURN(bool more, has_row());
+        if (!more || page.GetBinaryInt64(at_row, 0) != f.data_file_id) break;
+        const int row = at_row++;
+        const int32_t field_id = page.GetBinaryInt32(row, 1);
+        auto column = columns.find(field_id);
+        if (column == columns.end() || !column->second.is_leaf) continue;  // dropped since
+        ColumnStatRow& s = f.column_stats->emplace_back();
+        s.field_id = field_id;
+        s.value_count = page.GetBinaryInt64(row, 2);
+        s.null_count = page.GetBinaryInt64(row, 3);
+        if (!page.IsNull(row, 4)) s.nan_count = page.GetBinaryInt64(row, 4);
+        if (!page.IsNull(row, 5)) s.lower_bound.emplace(page.GetText(row, 5));
+        if (!page.IsNull(row, 6)) s.upper_bound.emplace(page.GetText(row, 6));
+        s.type = column->second.type;
+      }
+    }
+    HOGLAKE_RETURN_IF_ERROR(sink(f));
+    if (f.column_stats) scratch = std::move(*f.column_stats);
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(bool left_over, has_row());
+  if (left_over) {
+    return Internal("scan statistics arrived out of plan order (data file ",
+                    page.GetBinaryInt64(at_row, 0), ")");
   }
   HOGLAKE_RETURN_IF_ERROR(t.txn.Commit());
-  return files;
+  return Status::Ok();
 }
 
 Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,

@@ -25,6 +25,19 @@ int64_t PgResult::GetInt64(int row, int col) const {
   return value;
 }
 
+int64_t PgResult::GetBinaryInt64(int row, int col) const {
+  const auto* p = reinterpret_cast<const unsigned char*>(PQgetvalue(result_.get(), row, col));
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | p[i];
+  return static_cast<int64_t>(v);
+}
+
+int32_t PgResult::GetBinaryInt32(int row, int col) const {
+  const auto* p = reinterpret_cast<const unsigned char*>(PQgetvalue(result_.get(), row, col));
+  return static_cast<int32_t>((uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) |
+                              (uint32_t{p[2]} << 8) | uint32_t{p[3]});
+}
+
 std::optional<int64_t> PgResult::GetOptionalInt64(int row, int col) const {
   if (IsNull(row, col)) return std::nullopt;
   return GetInt64(row, col);
@@ -79,12 +92,22 @@ Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
 }
 
 Result<PgResult> PgConnection::Exec(std::string_view sql, const std::vector<PgParam>& params) {
+  return ExecFormat(sql, params, 0);
+}
+
+Result<PgResult> PgConnection::ExecBinary(std::string_view sql,
+                                          const std::vector<PgParam>& params) {
+  return ExecFormat(sql, params, 1);
+}
+
+Result<PgResult> PgConnection::ExecFormat(std::string_view sql, const std::vector<PgParam>& params,
+                                          int result_format) {
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const PgParam& p : params) values.push_back(p ? p->c_str() : nullptr);
   const std::string statement(sql);
   pg_result* raw = PQexecParams(conn_.get(), statement.c_str(), static_cast<int>(params.size()),
-                                nullptr, values.data(), nullptr, nullptr, 0);
+                                nullptr, values.data(), nullptr, nullptr, result_format);
   PgResult result(raw);
   const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return ErrorFrom(raw, sql);

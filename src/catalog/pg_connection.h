@@ -4,8 +4,8 @@
 //   HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.Exec("SELECT $1::bigint + 1", {"41"}));
 //   int64_t v = r.GetInt64(0, 0);
 //
-// Parameters and results travel in text form. Errors carry the server's
-// message and are classified by SQLSTATE: lock_not_available (55P03) →
+// Parameters and results travel in text form (ExecBinary: results in binary). Errors carry the
+// server's message and are classified by SQLSTATE: lock_not_available (55P03) →
 // kCommitQueueTimeout, connection failures (08xxx, or a dead socket) →
 // kUnavailable, unique_violation (23505) → kAlreadyExists, everything else →
 // kInternal. A connection that failed at the socket level reports broken()
@@ -42,6 +42,11 @@ class PgResult {
   bool GetBool(int row, int col) const { return GetText(row, col) == "t"; }
   std::optional<int64_t> GetOptionalInt64(int row, int col) const;
   std::optional<std::string> GetOptionalString(int row, int col) const;
+  // Values of a result fetched with ExecBinary: bigint (int8) and integer
+  // (int4) in PostgreSQL's binary (network-order) form; bytea and text are
+  // their raw bytes through GetText.
+  int64_t GetBinaryInt64(int row, int col) const;
+  int32_t GetBinaryInt32(int row, int col) const;
   // Rows affected by INSERT/UPDATE/DELETE.
   int64_t affected_rows() const;
 
@@ -59,6 +64,10 @@ class PgConnection {
 
   // Runs one statement with text parameters $1..$n.
   Result<PgResult> Exec(std::string_view sql, const std::vector<PgParam>& params = {});
+  // The same, with every result column in binary form (read it with the
+  // GetBinary* accessors): no text conversion on either side, bytea as raw
+  // bytes. For large reads.
+  Result<PgResult> ExecBinary(std::string_view sql, const std::vector<PgParam>& params = {});
   // Runs a script of several statements without parameters.
   Status ExecScript(std::string_view sql);
   // True once the socket failed; the pool drops such connections.
@@ -66,6 +75,8 @@ class PgConnection {
 
  private:
   explicit PgConnection(pg_conn* conn);
+  Result<PgResult> ExecFormat(std::string_view sql, const std::vector<PgParam>& params,
+                              int result_format);
   Error ErrorFrom(pg_result* result, std::string_view sql) const;
 
   struct Closer {

@@ -114,6 +114,18 @@ void AppendJsonString(std::string_view text, std::string* out) {
   out->push_back('"');
   size_t i = 0;
   while (i < text.size()) {
+    // A run of printable ASCII that needs no escaping is appended at once.
+    size_t run = i;
+    while (run < text.size()) {
+      const auto r = static_cast<uint8_t>(text[run]);
+      if (r < 0x20 || r >= 0x80 || r == '"' || r == '\\') break;
+      ++run;
+    }
+    if (run > i) {
+      out->append(text.data() + i, run - i);
+      i = run;
+      continue;
+    }
     const auto c = static_cast<uint8_t>(text[i]);
     if (c >= 0x80) {
       size_t len = Utf8SequenceLength(text, i);

@@ -33,6 +33,19 @@ class JsonWriter {
   void Null();
   // Appends already-encoded JSON as one value.
   void Raw(std::string_view json);
+  // Appends one value that `append(std::string*)` encodes straight into the
+  // output (no intermediate string).
+  template <typename Append>
+  void RawWith(Append&& append) {
+    BeforeValue();
+    append(&out_);
+  }
+  // Makes room for at least `bytes` more output without another
+  // reallocation, growing the buffer geometrically. Large buffers (≥ 8 MiB)
+  // are advised to use transparent huge pages: first-touch page faults are
+  // what a multi-megabyte document (a scan plan with statistics) otherwise
+  // spends most of its time on.
+  void EnsureSpare(size_t bytes);
 
   // Key + value helpers; the Optional forms omit the key when empty (the
   // contract's null-omission rule).

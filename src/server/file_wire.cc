@@ -11,7 +11,7 @@ void WriteBound(const iceberg::TypeSpec& type, const std::optional<std::string>&
     w.Null();
     return;
   }
-  w.Raw(iceberg::BoundJson(type, *bytes));
+  w.RawWith([&](std::string* out) { iceberg::AppendBoundJson(type, *bytes, out); });
 }
 
 void WriteTypeParams(const iceberg::TypeSpec& type, JsonWriter& w) {

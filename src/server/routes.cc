@@ -295,10 +295,16 @@ void RegisterReads(Router& router, const ServerContext& ctx) {
   router.Add("GET", P(kT, "/scan"), [service](HttpRequest& req) -> Result<HttpResponse> {
     HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
     HOGLAKE_ASSIGN_OR_RETURN(catalog::ScanOptions options, ParseScanOptions(req));
-    HOGLAKE_ASSIGN_OR_RETURN(auto files, service->Scan(RefOf(req), at, options));
+    // Files are encoded as the catalog reads them (ScanEach), so a large
+    // plan's statistics are never all held as rows at once.
     JsonWriter w;
     w.BeginArray();
-    for (const auto& f : files) WriteScanFile(f, w);
+    HOGLAKE_RETURN_IF_ERROR(
+        service->ScanEach(RefOf(req), at, options, [&w](const catalog::DataFileInfo& f) {
+          w.EnsureSpare(1 << 16);
+          WriteScanFile(f, w);
+          return Status::Ok();
+        }));
     w.EndArray();
     return JsonOk(200, w);
   });

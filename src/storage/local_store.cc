@@ -273,12 +273,33 @@ Result<uint64_t> LocalStore::Head(std::string_view path) {
 }
 
 Result<bool> LocalStore::Delete(std::string_view path) {
-  HOGLAKE_ASSIGN_OR_RETURN(std::string file, FilePath(path));
+  if (!path.starts_with(root_uri_) || path.size() <= root_uri_.size() + 1 ||
+      path[root_uri_.size()] != '/') {
+    return InvalidArgument("path ", path, " is outside the store root ", root_uri_);
+  }
+  std::string_view key = path.substr(root_uri_.size() + 1);
+  HOGLAKE_RETURN_IF_ERROR(CheckObjectKey(key, path));
+  const std::string file = StrCat(root_dir_, "/", key);
+  // The parent directory decides where unlink acts: resolve it (once per
+  // directory per handle), not every object.
+  const std::string dir = file.substr(0, file.rfind('/'));
+  bool dir_checked = false;
+  {
+    std::lock_guard<std::mutex> lock(checked_mutex_);
+    dir_checked = dir == checked_dir_;
+  }
+  if (!dir_checked) {
+    HOGLAKE_RETURN_IF_ERROR(CheckInsideRoot(dir, path));
+    std::lock_guard<std::mutex> lock(checked_mutex_);
+    checked_dir_ = dir;
+  }
   struct stat st;
   if (::lstat(file.c_str(), &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR) return false;
     return IoError("cannot stat ", path, ": ", ErrnoText(errno));
   }
+  // A link leaf is judged by where it points, as every other operation does.
+  if (S_ISLNK(st.st_mode)) HOGLAKE_RETURN_IF_ERROR(CheckInsideRoot(file, path));
   if (S_ISDIR(st.st_mode)) return false;  // a directory is not an object
   if (::unlink(file.c_str()) != 0) {
     if (errno == ENOENT) return false;  // a concurrent delete won

@@ -12,10 +12,13 @@
 // the directory fsynced: readers see the old object or the whole new one,
 // and a committed object survives a crash. Temporary files are never
 // listed. Parent directories are created as needed; empty ones are left
-// behind by Delete.
+// behind by Delete. Delete resolves an object's parent directory once per
+// store handle (then only lstat + unlink per object); a symbolic-link leaf is
+// still resolved in full and refused when it points outside the root.
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -52,6 +55,11 @@ class LocalStore final : public ObjectStore {
   std::string root_uri_;   // "file:///abs/dir"
   std::string root_dir_;   // "/abs/dir"
   std::string real_root_;  // root_dir_ with symbolic links resolved
+  // Delete: the last parent directory verified to resolve inside the root,
+  // so a batch of deletes under one directory resolves it once (a store
+  // handle lives for one batch: cleanup opens one per drain).
+  std::mutex checked_mutex_;
+  std::string checked_dir_;
 };
 
 }  // namespace hoglake

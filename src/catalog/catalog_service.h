@@ -8,12 +8,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "catalog/advisory_locks.h"
 #include "catalog/alter_ops.h"
+#include "catalog/commit_batcher.h"
 #include "catalog/commit_request.h"
 #include "catalog/commit_scope.h"
 #include "catalog/feed_info.h"
@@ -39,6 +41,12 @@ struct CatalogServiceOptions {
   // May be empty.
   CommitLockObserver commit_lock_observer;
 };
+
+// Bounds of one group-commit batch (commit_batcher.h): requests, and files
+// over all its requests (a first request is taken whatever its size). 64
+// keeps each batch's subtransactions within PostgreSQL's per-backend cache.
+inline constexpr size_t kCommitBatchMaxRequests = 64;
+inline constexpr int64_t kCommitBatchMaxFiles = 20000;
 
 struct CatalogInfo {
   std::string name;
@@ -284,6 +292,9 @@ class CatalogService {
 
   PgPool* pool_;
   CatalogServiceOptions options_;
+  // Group commit of concurrent appends to one catalog (commit.cc).
+  std::unique_ptr<CommitBatcher> commit_batcher_ =
+      std::make_unique<CommitBatcher>(kCommitBatchMaxRequests, kCommitBatchMaxFiles);
 };
 
 }  // namespace hoglake::catalog

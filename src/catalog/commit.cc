@@ -3,9 +3,13 @@
 // endpoint requirements, catalog, data paths (unkeyed), lock, receipt
 // (keyed), group merge, request shape, table resolution, read_snapshot
 // window, file validation, upload claims (uploads.h), then the writes — one
-// snapshot, one transaction.
+// snapshot per request. Everything from the lock on runs in a group-commit
+// batch (commit_batcher.h): concurrent commits to one catalog share one
+// transaction, each in its own savepoint, acknowledged after its COMMIT.
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "catalog/catalog_service.h"
 #include "catalog/commit_fingerprint.h"
@@ -62,17 +66,27 @@ Result<std::vector<TableAppend>> MergeGroups(std::vector<TableAppend> groups) {
   return merged;
 }
 
-Result<ResolvedTable> Resolve(PgConnection& conn, int64_t catalog_id, int64_t head,
-                              TableAppend& g) {
+// One round trip for the live table, its live partition spec (id and arity)
+// and its live columns (one row per column; none when the table has none).
+Result<ResolvedTable> Resolve(PgConnection& conn, int64_t catalog_id, TableAppend& g) {
   const std::string catalog = std::to_string(catalog_id);
   ResolvedTable out;
   out.group = &g;
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
-      conn.Exec("SELECT v.table_id, t.table_uuid FROM hog_namespace n "
+      conn.Exec("SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
+                "coalesce((c.type_params->>'precision')::int, 0), "
+                "coalesce((c.type_params->>'scale')::int, 0) "
+                "FROM hog_namespace n "
                 "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
                 "n.namespace_id "
                 "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
+                "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
+                "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
+                "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
+                "AND s.table_id = v.table_id AND s.end_snapshot IS NULL LIMIT 1) sp ON true "
+                "LEFT JOIN hog_column c ON c.catalog_id = v.catalog_id AND c.table_id = v.table_id "
+                "AND c.end_snapshot IS NULL "
                 "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
                 "AND v.name = $3 AND v.end_snapshot IS NULL",
                 {catalog, g.namespace_name, g.table}));
@@ -101,33 +115,19 @@ Result<ResolvedTable> Resolve(PgConnection& conn, int64_t catalog_id, int64_t he
     e.wire_extra = TablesJson({Qualified(g)}) + ",\"retry\":\"re-prepare\"";
     return e;
   }
-  const std::vector<PgParam> key = {catalog, std::to_string(out.table_id)};
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult cols,
-      conn.Exec("SELECT field_id, col_type, coalesce((type_params->>'precision')::int, 0), "
-                "coalesce((type_params->>'scale')::int, 0) FROM hog_column "
-                "WHERE catalog_id = $1 AND table_id = $2 AND end_snapshot IS NULL",
-                key));
-  for (int i = 0; i < cols.rows(); ++i) {
-    HOGLAKE_ASSIGN_OR_RETURN(iceberg::ColumnType type,
-                             iceberg::ParseColumnType(cols.GetText(i, 1)));
+  for (int i = 0; i < r.rows(); ++i) {
+    if (r.GetInt64(i, 0) != out.table_id) continue;  // one live version per name
+    if (r.IsNull(i, 4)) continue;                    // a table without live columns
+    HOGLAKE_ASSIGN_OR_RETURN(iceberg::ColumnType type, iceberg::ParseColumnType(r.GetText(i, 5)));
     iceberg::TypeSpec spec(type);
-    spec.precision = static_cast<int32_t>(cols.GetInt64(i, 2));
-    spec.scale = static_cast<int32_t>(cols.GetInt64(i, 3));
-    out.columns[cols.GetInt64(i, 0)] = StatsColumn{spec, !iceberg::IsContainer(type)};
+    spec.precision = static_cast<int32_t>(r.GetInt64(i, 6));
+    spec.scale = static_cast<int32_t>(r.GetInt64(i, 7));
+    out.columns[r.GetInt64(i, 4)] = StatsColumn{spec, !iceberg::IsContainer(type)};
   }
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult spec,
-      conn.Exec("SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f WHERE f.catalog_id "
-                "= s.catalog_id "
-                "AND f.table_id = s.table_id AND f.spec_id = s.spec_id) FROM hog_partition_spec s "
-                "WHERE s.catalog_id = $1 AND s.table_id = $2 AND s.end_snapshot IS NULL",
-                key));
-  if (spec.rows() > 0) {
-    out.spec_id = spec.GetInt64(0, 0);
-    out.spec_arity = spec.GetInt64(0, 1);
+  if (!r.IsNull(0, 2)) {
+    out.spec_id = r.GetInt64(0, 2);
+    out.spec_arity = r.GetInt64(0, 3);
   }
-  (void)head;
   return out;
 }
 
@@ -153,6 +153,113 @@ Status ValidateFiles(ResolvedTable& t) {
       HOGLAKE_RETURN_IF_ERROR(SanitizeColumnStats(*f.column_stats, t.columns, where));
   }
   return Status::Ok();
+}
+
+// Everything a commit does once the catalog's commit lock is held: receipt,
+// request shape, resolution, validation, claims, and the writes of one
+// snapshot, staged in `scope` (the caller commits). Runs inside a group-commit
+// batch (commit_batcher.h): the scope's head already includes the snapshots
+// staged by earlier requests of the batch, exactly as if they had committed.
+Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
+                                  CommitEndpoint endpoint,
+                                  const std::function<Status()>& check_paths) {
+  PgConnection& conn = scope.conn();
+  const int64_t head = scope.head().head_snapshot_id;
+  const std::string catalog_id = std::to_string(scope.catalog_id());
+  std::string fingerprint;
+  if (request.idempotency_key) {
+    fingerprint = CommitFingerprint(request);
+    HOGLAKE_ASSIGN_OR_RETURN(PgResult receipt,
+                             conn.Exec("SELECT encode(fingerprint, 'hex'), snapshot_id, "
+                                       "schema_version FROM hog_commit_receipt "
+                                       "WHERE catalog_id = $1 AND idempotency_key = $2",
+                                       {catalog_id, *request.idempotency_key}));
+    if (receipt.rows() > 0) {
+      if (receipt.GetText(0, 0) != HexEncode(fingerprint)) {
+        return Validation("idempotency_key ", *request.idempotency_key,
+                          " reused with a different request");
+      }
+      return CommitResult{receipt.GetInt64(0, 1), receipt.GetInt64(0, 2)};
+    }
+    HOGLAKE_RETURN_IF_ERROR(check_paths());
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(request.appends, MergeGroups(std::move(request.appends)));
+  if (request.appends.empty() && request.deletes.empty()) {
+    return Validation("commit has no appends or deletes");
+  }
+  if (request.read_snapshot && *request.read_snapshot < 0) {
+    return Validation("read_snapshot ", *request.read_snapshot, " is negative");
+  }
+  if (!request.deletes.empty()) {
+    if (!request.read_snapshot) return Validation("a commit with deletes requires read_snapshot");
+    return NotImplemented("deletion vectors are not yet implemented by this server");
+  }
+  std::vector<ResolvedTable> tables;
+  for (TableAppend& g : request.appends) {
+    HOGLAKE_ASSIGN_OR_RETURN(ResolvedTable t, Resolve(conn, scope.catalog_id(), g));
+    tables.push_back(std::move(t));
+  }
+  if (request.read_snapshot) {
+    const int64_t read = *request.read_snapshot;
+    if (read > head) return Validation("read_snapshot ", read, " is beyond head ", head);
+    if (read < scope.head().earliest_snapshot_id) {
+      return BelowFloorError(scope.head(), StrCat("read_snapshot ", read));
+    }
+    std::vector<int64_t> ids;
+    for (const auto& t : tables) ids.push_back(t.table_id);
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult hits,
+        conn.Exec("SELECT DISTINCT object_id FROM hog_snapshot_change WHERE catalog_id = $1 "
+                  "AND snapshot_id > $2 AND object_id = ANY($3::bigint[]) "
+                  "AND kind IN ('table_dropped', 'table_altered')",
+                  {catalog_id, std::to_string(read), PgIntArray(ids)}));
+    if (hits.rows() > 0) {
+      std::vector<std::string> names;
+      for (int i = 0; i < hits.rows(); ++i) {
+        for (const auto& t : tables) {
+          if (t.table_id == hits.GetInt64(i, 0)) names.push_back(Qualified(*t.group));
+        }
+      }
+      std::sort(names.begin(), names.end());
+      Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", names[0],
+                          names.size() > 1 ? " and others" : "", " since read_snapshot ", read);
+      e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read) +
+                     ",\"retry\":\"re-prepare\"";
+      return e;
+    }
+  }
+  for (ResolvedTable& t : tables) HOGLAKE_RETURN_IF_ERROR(ValidateFiles(t));
+  // Upload claims (§4.2 step 12): claimed paths must belong to this operation.
+  std::vector<PublishedPath> published;
+  for (const ResolvedTable& t : tables) {
+    for (const FileRegistration& f : t.group->files) {
+      published.push_back({f.path, "data", f.file_format.value_or("parquet")});
+    }
+  }
+  HOGLAKE_RETURN_IF_ERROR(RegisterAndGuardPaths(conn, scope.catalog_id(), request.idempotency_key,
+                                                published, endpoint == CommitEndpoint::kUploads));
+
+  // ---- writes ----
+  const int64_t snapshot = scope.snapshot_id();
+  // File ids come from the catalog's allocator, in InsertDataFiles' first
+  // round trip.
+  std::vector<FileBatch> batches;
+  for (const ResolvedTable& t : tables) {
+    batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
+    scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
+  }
+  HOGLAKE_RETURN_IF_ERROR(
+      InsertDataFiles(conn, scope.catalog_id(), snapshot, std::nullopt, batches));
+  const std::string snap = std::to_string(snapshot);
+  if (request.idempotency_key) {
+    HOGLAKE_RETURN_IF_ERROR(
+        conn.Exec("INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
+                  "snapshot_id, schema_version) "
+                  "VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
+                  {catalog_id, *request.idempotency_key, HexEncode(fingerprint), snap,
+                   std::to_string(scope.head().schema_version)}));
+  }
+  return scope.Stage(/*ddl=*/false, CommitMetadata{request.author, request.message});
 }
 
 }  // namespace
@@ -182,11 +289,14 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
       }
     }
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
-  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
+  CatalogInfo info;
+  {
+    HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+    HOGLAKE_ASSIGN_OR_RETURN(info, GetCatalogOn(*conn, catalog));
+  }
   std::string data_path = info.data_path;
   if (!data_path.ends_with('/')) data_path += '/';
-  auto check_paths = [&]() -> Status {
+  const std::function<Status()> check_paths = [&]() -> Status {
     std::vector<std::string> outside;
     for (const auto& g : request.appends) {
       for (const auto& f : g.files) {
@@ -200,110 +310,64 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   };
   if (!request.idempotency_key) HOGLAKE_RETURN_IF_ERROR(check_paths());
 
-  HOGLAKE_ASSIGN_OR_RETURN(
-      CommitScope scope,
-      CommitScope::BeginForId(*conn, info.catalog_id, catalog, options_.commit_lock_timeout_ms,
-                              options_.commit_lock_observer));
-  const int64_t head = scope.head().head_snapshot_id;
-  const std::string catalog_id = std::to_string(scope.catalog_id());
-  std::string fingerprint;
-  if (request.idempotency_key) {
-    fingerprint = CommitFingerprint(request);
-    HOGLAKE_ASSIGN_OR_RETURN(PgResult receipt,
-                             conn->Exec("SELECT encode(fingerprint, 'hex'), snapshot_id, "
-                                        "schema_version FROM hog_commit_receipt "
-                                        "WHERE catalog_id = $1 AND idempotency_key = $2",
-                                        {catalog_id, *request.idempotency_key}));
-    if (receipt.rows() > 0) {
-      if (receipt.GetText(0, 0) != HexEncode(fingerprint)) {
-        return Validation("idempotency_key ", *request.idempotency_key,
-                          " reused with a different request");
+  // Group commit: the lock and everything after it run in a batch led by
+  // whichever request of this catalog got there first (commit_batcher.h).
+  CommitBatcher::Request queued;
+  queued.body = [&](CommitScope& scope) {
+    return CommitLocked(scope, request, endpoint, check_paths);
+  };
+  for (const TableAppend& g : request.appends) {
+    queued.weight += static_cast<int64_t>(g.files.size());
+  }
+  const auto runner = [&](const CommitBatcher::Drain& drain) {
+    const auto fail_all = [&](const Error& error) {
+      for (CommitBatcher::Request* r : drain()) r->result = error;
+    };
+    Result<PgPool::Lease> conn = pool_->Acquire();
+    if (!conn.ok()) return fail_all(conn.error());
+    Result<CommitScope> scope =
+        CommitScope::BeginForId(**conn, info.catalog_id, catalog, options_.commit_lock_timeout_ms,
+                                options_.commit_lock_observer);
+    if (!scope.ok()) return fail_all(scope.error());
+    const std::vector<CommitBatcher::Request*> batch = drain();
+    if (batch.size() == 1) {
+      // Alone: no savepoint, exactly the single-commit transaction.
+      Result<CommitResult> result = batch[0]->body(*scope);
+      if (result.ok()) {
+        Status committed = scope->CommitStaged();
+        if (!committed.ok()) result = committed.error();
       }
-      return CommitResult{receipt.GetInt64(0, 1), receipt.GetInt64(0, 2)};
+      batch[0]->result = std::move(result);
+      return;
     }
-    HOGLAKE_RETURN_IF_ERROR(check_paths());
-  }
-  HOGLAKE_ASSIGN_OR_RETURN(request.appends, MergeGroups(std::move(request.appends)));
-  if (request.appends.empty() && request.deletes.empty()) {
-    return Validation("commit has no appends or deletes");
-  }
-  if (request.read_snapshot && *request.read_snapshot < 0) {
-    return Validation("read_snapshot ", *request.read_snapshot, " is negative");
-  }
-  if (!request.deletes.empty()) {
-    if (!request.read_snapshot) return Validation("a commit with deletes requires read_snapshot");
-    return NotImplemented("deletion vectors are not yet implemented by this server");
-  }
-  std::vector<ResolvedTable> tables;
-  for (TableAppend& g : request.appends) {
-    HOGLAKE_ASSIGN_OR_RETURN(ResolvedTable t, Resolve(*conn, scope.catalog_id(), head, g));
-    tables.push_back(std::move(t));
-  }
-  if (request.read_snapshot) {
-    const int64_t read = *request.read_snapshot;
-    if (read > head) return Validation("read_snapshot ", read, " is beyond head ", head);
-    if (read < scope.head().earliest_snapshot_id) {
-      return BelowFloorError(scope.head(), StrCat("read_snapshot ", read));
-    }
-    std::vector<int64_t> ids;
-    for (const auto& t : tables) ids.push_back(t.table_id);
-    HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult hits,
-        conn->Exec("SELECT DISTINCT object_id FROM hog_snapshot_change WHERE catalog_id = $1 "
-                   "AND snapshot_id > $2 AND object_id = ANY($3::bigint[]) "
-                   "AND kind IN ('table_dropped', 'table_altered')",
-                   {catalog_id, std::to_string(read), PgIntArray(ids)}));
-    if (hits.rows() > 0) {
-      std::vector<std::string> names;
-      for (int i = 0; i < hits.rows(); ++i) {
-        for (const auto& t : tables) {
-          if (t.table_id == hits.GetInt64(i, 0)) names.push_back(Qualified(*t.group));
-        }
+    // Each request inside its own savepoint: a refused one is rolled back
+    // alone and keeps its own error.
+    std::optional<Error> broken;
+    for (CommitBatcher::Request* r : batch) {
+      if (broken) break;
+      Status savepoint = scope->Savepoint();
+      if (!savepoint.ok()) {
+        broken = savepoint.error();
+        break;
       }
-      std::sort(names.begin(), names.end());
-      Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", names[0],
-                          names.size() > 1 ? " and others" : "", " since read_snapshot ", read);
-      e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read) +
-                     ",\"retry\":\"re-prepare\"";
-      return e;
+      Result<CommitResult> result = r->body(*scope);
+      if (!result.ok()) {
+        Status rolled_back = scope->RollbackToSavepoint();
+        if (!rolled_back.ok()) broken = rolled_back.error();
+      }
+      r->result = std::move(result);
     }
-  }
-  int64_t total_files = 0;
-  for (ResolvedTable& t : tables) {
-    HOGLAKE_RETURN_IF_ERROR(ValidateFiles(t));
-    total_files += static_cast<int64_t>(t.group->files.size());
-  }
-  // Upload claims (§4.2 step 12): claimed paths must belong to this operation.
-  std::vector<PublishedPath> published;
-  for (const ResolvedTable& t : tables) {
-    for (const FileRegistration& f : t.group->files) {
-      published.push_back({f.path, "data", f.file_format.value_or("parquet")});
+    if (!broken) {
+      Status committed = scope->CommitStaged();
+      if (!committed.ok()) broken = committed.error();
     }
-  }
-  HOGLAKE_RETURN_IF_ERROR(RegisterUploadClaims(*conn, scope.catalog_id(), request.idempotency_key,
-                                               published, endpoint == CommitEndpoint::kUploads));
-  HOGLAKE_RETURN_IF_ERROR(RefuseQueuedPaths(*conn, scope.catalog_id(), published));
-
-  // ---- writes ----
-  const int64_t snapshot = scope.snapshot_id();
-  HOGLAKE_ASSIGN_OR_RETURN(int64_t first_file_id, scope.AllocateIds("next_file_id", total_files));
-  std::vector<FileBatch> batches;
-  for (const ResolvedTable& t : tables) {
-    batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
-    scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
-  }
-  HOGLAKE_RETURN_IF_ERROR(
-      InsertDataFiles(*conn, scope.catalog_id(), snapshot, first_file_id, batches));
-  const std::string snap = std::to_string(snapshot);
-  if (request.idempotency_key) {
-    HOGLAKE_RETURN_IF_ERROR(
-        conn->Exec("INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
-                   "snapshot_id, schema_version) "
-                   "VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
-                   {catalog_id, *request.idempotency_key, HexEncode(fingerprint), snap,
-                    std::to_string(scope.head().schema_version)}));
-  }
-  return scope.Finish(/*ddl=*/false, CommitMetadata{request.author, request.message});
+    // Nothing of the batch committed (or it is unknown whether it did): every
+    // request fails; keyed ones find their receipt if they retry.
+    if (broken) {
+      for (CommitBatcher::Request* r : batch) r->result = *broken;
+    }
+  };
+  return commit_batcher_->Submit(info.catalog_id, queued, runner);
 }
 
 Result<CommitReceipt> CatalogService::GetReceipt(std::string_view catalog,

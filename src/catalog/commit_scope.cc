@@ -23,15 +23,26 @@ CatalogHead HeadFromRow(const PgResult& r) {
 
 }  // namespace
 
-Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer) {
+namespace {
+
+// Runs `lock_statement` (which takes the lock), reporting the wait to
+// `observer` when it ends granted or timed out.
+Status TimedLock(PgConnection& conn, std::string_view lock_statement,
+                 const std::vector<PgParam>& params, const CommitLockObserver& observer) {
   const auto started = std::chrono::steady_clock::now();
-  Result<PgResult> locked = conn.Exec("SELECT pg_advisory_xact_lock($1)", {std::to_string(key)});
+  Result<PgResult> locked = conn.Exec(lock_statement, params);
   const bool timed_out = !locked.ok() && locked.error().code == ErrorCode::kCommitQueueTimeout;
   if (observer && (locked.ok() || timed_out)) {
     observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
              timed_out);
   }
   return locked.status();
+}
+
+}  // namespace
+
+Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer) {
+  return TimedLock(conn, "SELECT pg_advisory_xact_lock($1)", {std::to_string(key)}, observer);
 }
 
 Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name) {
@@ -56,10 +67,12 @@ Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_
                                             std::string_view catalog_name, int64_t lock_timeout_ms,
                                             const CommitLockObserver& observer) {
   HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
-  HOGLAKE_RETURN_IF_ERROR(conn.Exec("SELECT set_config('lock_timeout', $1, true)",
-                                    {std::to_string(std::max<int64_t>(lock_timeout_ms, 0))}));
+  // One round trip: the bound is set (left to right) before the lock waits.
   Status locked =
-      AcquireCommitLock(conn, AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id), observer);
+      TimedLock(conn, "SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
+                {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
+                 std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))},
+                observer);
   if (!locked.ok()) {
     if (locked.error().code == ErrorCode::kCommitQueueTimeout) {
       return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
@@ -96,37 +109,64 @@ void CommitScope::AddChange(ChangeKind kind, int64_t object_id) {
 }
 
 Result<CommitResult> CommitScope::Finish(bool ddl, const CommitMetadata& metadata) {
+  HOGLAKE_ASSIGN_OR_RETURN(CommitResult result, Stage(ddl, metadata));
+  HOGLAKE_RETURN_IF_ERROR(CommitStaged());
+  return result;
+}
+
+Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata) {
   const int64_t snapshot = snapshot_id();
   const int64_t schema_version = head_.schema_version + (ddl ? 1 : 0);
   const std::string catalog = std::to_string(head_.catalog_id);
-  HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
-      "INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, schema_version, author, "
-      "commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)",
-      {catalog, std::to_string(snapshot), std::to_string(schema_version), metadata.author,
-       metadata.message}));
-  if (!changes_.empty()) {
-    std::string kinds = "{";
-    std::string ids = "{";
-    for (size_t i = 0; i < changes_.size(); ++i) {
-      if (i) {
-        kinds += ',';
-        ids += ',';
-      }
-      kinds += ChangeKindName(changes_[i].first);
-      ids += std::to_string(changes_[i].second);
+  std::string kinds = "{";
+  std::string ids = "{";
+  for (size_t i = 0; i < changes_.size(); ++i) {
+    if (i) {
+      kinds += ',';
+      ids += ',';
     }
-    kinds += '}';
-    ids += '}';
-    HOGLAKE_RETURN_IF_ERROR(
-        conn_->Exec("INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
-                    "SELECT $1, $2, k, o FROM unnest($3::text[], $4::bigint[]) AS c(k, o)",
-                    {catalog, std::to_string(snapshot), kinds, ids}));
+    kinds += ChangeKindName(changes_[i].first);
+    ids += std::to_string(changes_[i].second);
   }
+  kinds += '}';
+  ids += '}';
+  // One statement: the change rows' foreign key to the snapshot is checked
+  // at the end of the statement, after both inserts.
   HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
-      "UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
-      {catalog, std::to_string(snapshot), std::to_string(schema_version)}));
-  HOGLAKE_RETURN_IF_ERROR(txn_.Commit());
+      "WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
+      "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)) "
+      "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
+      "SELECT $1, $2, k, o FROM unnest($6::text[], $7::bigint[]) AS c(k, o)",
+      {catalog, std::to_string(snapshot), std::to_string(schema_version), metadata.author,
+       metadata.message, kinds, ids}));
+  changes_.clear();
+  head_.head_snapshot_id = snapshot;
+  head_.schema_version = schema_version;
+  staged_ = true;
   return CommitResult{snapshot, schema_version};
+}
+
+Status CommitScope::CommitStaged() {
+  if (staged_) {
+    HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
+        "UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
+        {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
+         std::to_string(head_.schema_version)}));
+  }
+  return txn_.Commit();
+}
+
+Status CommitScope::Savepoint() {
+  // The previous mutation's savepoint is released in the same round trip.
+  Status st = conn_->ExecScript(savepoint_ ? "RELEASE SAVEPOINT hog_commit; SAVEPOINT hog_commit"
+                                           : "SAVEPOINT hog_commit");
+  if (st.ok()) savepoint_ = true;
+  return st;
+}
+
+Status CommitScope::RollbackToSavepoint() {
+  changes_.clear();
+  return conn_->ExecScript("ROLLBACK TO SAVEPOINT hog_commit");
 }
 
 }  // namespace hoglake::catalog

@@ -76,12 +76,28 @@ class CommitScope {
   // Writes the snapshot and commits. `ddl` bumps the schema version.
   Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
 
+  // Group commit (commit_batcher.h): several mutations in one transaction.
+  // Stage() writes the snapshot of the changes recorded so far (as Finish
+  // does) and advances the scope's head to it without touching the catalog
+  // row or committing; the next mutation builds snapshot_id() + 1.
+  // CommitStaged() advances the catalog row to the last staged snapshot (if
+  // any) and commits. A mutation that fails is rolled back with
+  // Savepoint()/RollbackToSavepoint() taken around it; DiscardChanges()
+  // forgets what it recorded.
+  Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {});
+  Status CommitStaged();
+  Status Savepoint();
+  Status RollbackToSavepoint();
+  void DiscardChanges() { changes_.clear(); }
+
  private:
   CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
 
   PgConnection* conn_;
   PgTransaction txn_;
   CatalogHead head_;
+  bool staged_ = false;     // a snapshot was staged since Begin
+  bool savepoint_ = false;  // the savepoint exists (RELEASE it before the next)
   std::vector<std::pair<ChangeKind, int64_t>> changes_;
 };
 

@@ -26,9 +26,11 @@ struct FileBatch {
 
 // Inserts every batch's files at `snapshot` with ids from `first_file_id`
 // on (in batch order), row ids continuing each table's next_row_id, and
-// advances the tables' totals. kValidation when a table's row ids would
-// overflow int64.
+// advances the tables' totals. Without `first_file_id` the ids are allocated
+// from the catalog's next_file_id in the same round trip as the row ids (as
+// CommitScope::AllocateIds would). kValidation when a table's row ids would
+// overflow int64. Two round trips.
 Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
-                       int64_t first_file_id, const std::vector<FileBatch>& batches);
+                       std::optional<int64_t> first_file_id, const std::vector<FileBatch>& batches);
 
 }  // namespace hoglake::catalog

@@ -156,6 +156,55 @@ Result<int64_t> CatalogService::ScheduleExpiredUploads(std::string_view catalog,
   return r.affected_rows();
 }
 
+namespace {
+
+// The claim rule over rows (upload_id, path, state, owned, file_kind,
+// file_format) read FOR UPDATE: fills `ids` with the claims to mark
+// registered.
+Status CheckClaims(const PgResult& r, int first_column, const std::vector<int>& rows,
+                   const std::map<std::string, const PublishedPath*>& by_path, bool require_claims,
+                   std::vector<std::optional<std::string>>* ids) {
+  std::set<std::string> claimed;
+  const int c = first_column;
+  for (int i : rows) {
+    const std::string path = r.GetString(i, c + 1);
+    const PublishedPath& p = *by_path.at(path);
+    const bool same_format = p.file_kind == "delete" || r.GetText(i, c + 5) == p.file_format;
+    if (r.GetText(i, c + 2) != "active" || !r.GetBool(i, c + 3) ||
+        r.GetText(i, c + 4) != p.file_kind || !same_format) {
+      return MakeError(ErrorCode::kCommitConflict, "path '", path,
+                       "': upload is fenced, already registered, or belongs to another operation");
+    }
+    claimed.insert(path);
+    ids->emplace_back(r.GetString(i, c));
+  }
+  if (require_claims) {
+    for (const auto& [path, p] : by_path) {
+      if (!claimed.contains(path)) return Validation("path '", path, "' has no upload claim");
+    }
+  }
+  return Status::Ok();
+}
+
+Status MarkRegistered(PgConnection& conn, const std::string& catalog,
+                      const std::vector<std::optional<std::string>>& ids) {
+  if (ids.empty()) return Status::Ok();
+  return conn
+      .Exec(
+          "UPDATE hog_upload SET state = 'registered' WHERE catalog_id = $1 AND "
+          "upload_id = ANY($2::uuid[])",
+          {catalog, PgTextArray(ids)})
+      .status();
+}
+
+Status QueuedPathError(std::string_view path) {
+  return MakeError(ErrorCode::kCommitConflict, "path '", path,
+                   "' is scheduled for deletion: use fresh paths, or retry after the removal "
+                   "queue drains");
+}
+
+}  // namespace
+
 Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
                          const std::vector<PublishedPath>& paths) {
   if (paths.empty()) return Status::Ok();
@@ -166,9 +215,7 @@ Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
                                      "drained_at IS NULL AND path = ANY($2::text[]) LIMIT 1",
                                      {std::to_string(catalog_id), PgTextArray(values)}));
   if (r.rows() == 0) return Status::Ok();
-  return MakeError(ErrorCode::kCommitConflict, "path '", r.GetText(0, 0),
-                   "' is scheduled for deletion: use fresh paths, or retry after the removal "
-                   "queue drains");
+  return QueuedPathError(r.GetText(0, 0));
 }
 
 Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
@@ -187,32 +234,49 @@ Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
                 "coalesce(file_format, 'parquet') FROM hog_upload WHERE catalog_id = $1 AND "
                 "path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE",
                 {catalog, PgTextArray(values), owner}));
-  std::set<std::string> claimed;
+  std::vector<int> rows;
+  for (int i = 0; i < r.rows(); ++i) rows.push_back(i);
   std::vector<std::optional<std::string>> ids;
+  HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 0, rows, by_path, require_claims, &ids));
+  return MarkRegistered(conn, catalog, ids);
+}
+
+Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
+                             const std::optional<std::string>& owner,
+                             const std::vector<PublishedPath>& paths, bool require_claims) {
+  if (paths.empty()) return Status::Ok();
+  std::map<std::string, const PublishedPath*> by_path;
+  std::vector<std::optional<std::string>> values;
+  for (const PublishedPath& p : paths) {
+    if (by_path.emplace(p.path, &p).second) values.emplace_back(p.path);
+  }
+  const std::string catalog = std::to_string(catalog_id);
+  // Column 0 tells the rows apart: 'c' a claim (locked, upload_id order), 'q'
+  // the first undrained removal-queue row naming one of the paths.
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn.Exec("WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
+                "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
+                "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
+                "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
+                "NULL AND path = ANY($2::text[]) LIMIT 1) "
+                "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
+                "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q) x "
+                "ORDER BY o, id",
+                {catalog, PgTextArray(values), owner}));
+  std::vector<int> claim_rows;
+  std::optional<std::string> queued;
   for (int i = 0; i < r.rows(); ++i) {
-    const std::string path = r.GetString(i, 1);
-    const PublishedPath& p = *by_path.at(path);
-    const bool same_format = p.file_kind == "delete" || r.GetText(i, 5) == p.file_format;
-    if (r.GetText(i, 2) != "active" || !r.GetBool(i, 3) || r.GetText(i, 4) != p.file_kind ||
-        !same_format) {
-      return MakeError(ErrorCode::kCommitConflict, "path '", path,
-                       "': upload is fenced, already registered, or belongs to another operation");
-    }
-    claimed.insert(path);
-    ids.emplace_back(r.GetString(i, 0));
-  }
-  if (require_claims) {
-    for (const auto& [path, p] : by_path) {
-      if (!claimed.contains(path)) return Validation("path '", path, "' has no upload claim");
+    if (r.GetText(i, 1) == "c") {
+      claim_rows.push_back(i);
+    } else if (!queued) {
+      queued = r.GetString(i, 3);
     }
   }
-  if (ids.empty()) return Status::Ok();
-  return conn
-      .Exec(
-          "UPDATE hog_upload SET state = 'registered' WHERE catalog_id = $1 AND "
-          "upload_id = ANY($2::uuid[])",
-          {catalog, PgTextArray(ids)})
-      .status();
+  std::vector<std::optional<std::string>> ids;
+  HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 2, claim_rows, by_path, require_claims, &ids));
+  if (queued) return QueuedPathError(*queued);
+  return MarkRegistered(conn, catalog, ids);
 }
 
 }  // namespace hoglake::catalog

@@ -71,4 +71,11 @@ Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
                             const std::optional<std::string>& owner,
                             const std::vector<PublishedPath>& paths, bool require_claims);
 
+// RegisterUploadClaims then RefuseQueuedPaths, with the same errors in the
+// same order, reading the claims (locked) and the removal queue in one round
+// trip (plus one to mark claims registered, when there are any).
+Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
+                             const std::optional<std::string>& owner,
+                             const std::vector<PublishedPath>& paths, bool require_claims);
+
 }  // namespace hoglake::catalog

@@ -1,0 +1,79 @@
+// CommitBatcher: in-process group commit of concurrent requests to ONE
+// catalog (issue 7, "append contention").
+//
+// Contract:
+//  * Requests are grouped per key (the catalog id). The first request to
+//    arrive while no batch runs for its key becomes the leader; requests
+//    arriving while a batch is open (the leader has not drained the queue
+//    yet) or running queue behind it.
+//  * The leader calls the runner on its own thread. The runner opens the
+//    transaction, takes the catalog commit lock, and only then calls drain()
+//    to take the batch: every queued request in arrival order, up to
+//    `max_requests` requests and `max_weight` total weight (the first request
+//    is always taken, whatever its weight). Requests arriving after the drain
+//    wait for the next batch. The runner must set every drained request's
+//    result before it returns; results are released to their callers only
+//    then, so nothing is acknowledged before the batch's COMMIT returned.
+//  * When a batch ends, the oldest queued request (if any) becomes the next
+//    leader. There is no artificial wait: a request with nobody ahead of it
+//    runs at once, alone.
+//  * Batches of different keys run concurrently; batches of one key never
+//    overlap in this process. Across processes the catalog's advisory lock
+//    (taken by the runner) still serializes them.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "catalog/commit_scope.h"
+
+namespace hoglake::catalog {
+
+class CommitBatcher {
+ public:
+  // One queued request: what the runner executes, and where it puts the
+  // outcome.
+  struct Request {
+    // Runs the request's commit body inside the batch's transaction.
+    std::function<Result<CommitResult>(CommitScope&)> body;
+    int64_t weight = 1;
+    std::optional<Result<CommitResult>> result;
+
+   private:
+    friend class CommitBatcher;
+    bool done = false;
+    bool lead = false;
+    std::condition_variable wake;
+  };
+  using Drain = std::function<std::vector<Request*>()>;
+  using Runner = std::function<void(const Drain& drain)>;
+
+  CommitBatcher(size_t max_requests, int64_t max_weight)
+      : max_requests_(max_requests), max_weight_(max_weight) {}
+  CommitBatcher(const CommitBatcher&) = delete;
+  CommitBatcher& operator=(const CommitBatcher&) = delete;
+
+  // Queues `request` under `key` and blocks until its batch finished; returns
+  // its result. `runner` is used if this request ends up leading a batch.
+  Result<CommitResult> Submit(int64_t key, Request& request, const Runner& runner);
+
+ private:
+  struct Queue {
+    std::deque<Request*> waiting;
+    bool running = false;
+  };
+
+  const size_t max_requests_;
+  const int64_t max_weight_;
+  std::mutex mutex_;
+  std::map<int64_t, Queue> queues_;
+};
+
+}  // namespace hoglake::catalog

@@ -1,0 +1,265 @@
+// Group commit (src/catalog/commit_batcher.h): concurrent commits to one
+// catalog share a PostgreSQL transaction, each in its own savepoint. Valid
+// and refused requests interleave here from many threads: every valid one
+// lands exactly once with dense snapshot ids, every refused one gets its own
+// typed error and writes nothing, row ids tile each table, and a keyed
+// request sent several times at once (likely landing in one batch) is
+// written once and answered with the same receipt.
+#include <atomic>
+#include <barrier>
+#include <cstdlib>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "invariants.h"
+#include "pg_session.h"
+#include "server_fixture.h"
+
+namespace hoglake::testing {
+namespace {
+
+using S = ServerEnvironment;
+
+struct Outcome {
+  int status = 0;
+  std::string error;
+  std::string body;
+  int64_t snapshot_id = -1;
+};
+
+Outcome Send(const std::string& path, const std::string& body) {
+  ApiResponse r = S::Call("POST", path, body);
+  Outcome o{r.status, r.error(), r.body, -1};
+  if (r.status == 200) o.snapshot_id = r.json["snapshot_id"].GetInt64();
+  return o;
+}
+
+std::string Files(const std::string& prefix, int count, int64_t rows,
+                  const std::string& extra = "") {
+  std::string files;
+  for (int f = 0; f < count; ++f) {
+    if (f) files += ",";
+    files += R"({"path":")" + prefix + "-" + std::to_string(f) + R"(.parquet","record_count":)" +
+             std::to_string(rows + f) + R"(,"file_size_bytes":100)" + extra + "}";
+  }
+  return files;
+}
+
+std::string AppendBody(const std::string& table, const std::string& files,
+                       const std::string& group_extra = "", const std::string& top = "") {
+  return "{" + top + R"("appends":[{"namespace":"ns","table":")" + table + R"(","files":[)" +
+         files + "]" + group_extra + "}]}";
+}
+
+// hoglake_commit_lock_wait_seconds_count: one per lock acquisition, i.e. per
+// batch (informational only: how much batching a run saw is timing).
+int64_t LockWaits() {
+  const std::string text = S::Call("GET", "/metrics").body;
+  const std::string name = "hoglake_commit_lock_wait_seconds_count ";
+  const size_t at = text.find(name);
+  return at == std::string::npos ? 0 : std::atoll(text.c_str() + at + name.size());
+}
+
+TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
+  const std::string name = NewCatalog();
+  const std::string c = "/v1/catalogs/" + name;
+  const std::string data = "s3://bucket/" + name + "/";
+  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
+  for (const char* t : {"t0", "t1", "gone"}) {
+    ASSERT_EQ(
+        S::Call("POST", c + "/namespaces/ns/tables",
+                std::string(R"({"name":")") + t + R"(","columns":[{"name":"id","type":"long"}]})")
+            .status,
+        201);
+  }
+  ASSERT_EQ(S::Call("DELETE", c + "/namespaces/ns/tables/gone").status, 200);
+  const std::string t1_uuid =
+      S::Call("GET", c + "/namespaces/ns/tables/t1").json["table_uuid"].GetString();
+  const int64_t head_before = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
+  const int64_t lock_waits_before = LockWaits();
+
+  std::mutex mu;
+  std::vector<int64_t> committed;  // snapshot ids of requests that wrote
+  std::map<std::string, int64_t> files_expected{{"t0", 0}, {"t1", 0}};
+  std::atomic<int> wrong{0};
+  auto record = [&](const Outcome& o, const std::string& table, int64_t files) {
+    std::lock_guard<std::mutex> g(mu);
+    committed.push_back(o.snapshot_id);
+    files_expected[table] += files;
+  };
+
+  constexpr int kWriters = 8;
+  constexpr int kCommitsEach = 30;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      for (int i = 0; i < kCommitsEach; ++i) {
+        const std::string tag = std::to_string(w) + "-" + std::to_string(i);
+        const std::string ok = data + "ok-" + tag;
+        const std::string bad = data + "bad-" + tag;
+        switch ((w * 7 + i) % 6) {
+          case 0: {  // valid, unkeyed
+            Outcome o = Send(c + "/commit", AppendBody("t0", Files(ok, 2, 10)));
+            if (o.status != 200) {
+              ++wrong;
+              ADD_FAILURE() << o.status << " " << o.body;
+            } else {
+              record(o, "t0", 2);
+            }
+            break;
+          }
+          case 1: {  // valid, guarded by the live incarnation
+            Outcome o = Send(
+                c + "/commit",
+                AppendBody("t1", Files(ok, 1, 7), R"(,"expected_table_uuid":")" + t1_uuid + "\""));
+            if (o.status != 200) {
+              ++wrong;
+              ADD_FAILURE() << o.status << " " << o.body;
+            } else {
+              record(o, "t1", 1);
+            }
+            break;
+          }
+          case 2: {  // refused under the lock: stats name an unknown column
+            Outcome o =
+                Send(c + "/commit",
+                     AppendBody("t0", Files(bad, 2, 10,
+                                            R"(,"column_stats":[{"field_id":99,"value_count":1,)"
+                                            R"("null_count":0}])")));
+            EXPECT_EQ(o.status, 422) << o.body;
+            EXPECT_EQ(o.error, "validation") << o.body;
+            break;
+          }
+          case 3: {  // refused: the table was dropped
+            Outcome o = Send(c + "/commit", AppendBody("gone", Files(bad, 1, 5)));
+            EXPECT_EQ(o.status, 409) << o.body;
+            EXPECT_EQ(o.error, "table_dropped") << o.body;
+            break;
+          }
+          case 4: {  // refused: another incarnation expected
+            Outcome o = Send(
+                c + "/commit",
+                AppendBody("t1", Files(bad, 1, 5),
+                           R"(,"expected_table_uuid":"00000000-0000-4000-8000-000000000001")"));
+            EXPECT_EQ(o.status, 409) << o.body;
+            EXPECT_EQ(o.error, "table_recreated") << o.body;
+            break;
+          }
+          default: {  // keyed, then replayed: one write, the same receipt
+            char key[40];
+            std::snprintf(key, sizeof key, "00000000-0000-4000-8000-%012d", w * 1000 + i);
+            const std::string body = AppendBody(
+                "t0", Files(ok, 3, 4), "", R"("idempotency_key":")" + std::string(key) + "\",");
+            Outcome first = Send(c + "/commit", body);
+            Outcome again = Send(c + "/commit", body);
+            if (first.status != 200 || again.body != first.body) {
+              ++wrong;
+              ADD_FAILURE() << first.body << " then " << again.body;
+            } else {
+              record(first, "t0", 3);
+            }
+            break;
+          }
+        }
+      }
+    });
+  }
+
+  // The same keyed request from four threads at once, while the writers keep
+  // batches forming; a fifth sends another request under the same key.
+  constexpr int kRounds = 12;
+  constexpr int kSame = 4;
+  std::barrier start(kSame + 1);
+  std::vector<std::vector<Outcome>> same(kRounds, std::vector<Outcome>(kSame));
+  std::vector<Outcome> other(kRounds);
+  std::vector<std::string> same_body(kRounds);
+  for (int r = 0; r < kRounds; ++r) {
+    char key[40];
+    std::snprintf(key, sizeof key, "00000000-0000-4000-9000-%012d", r);
+    const std::string top = R"("idempotency_key":")" + std::string(key) + "\",";
+    same_body[r] = AppendBody("t1", Files(data + "same-" + std::to_string(r), 2, 3), "", top);
+  }
+  std::vector<std::thread> racers;
+  for (int k = 0; k <= kSame; ++k) {
+    racers.emplace_back([&, k] {
+      for (int r = 0; r < kRounds; ++r) {
+        char key[40];
+        std::snprintf(key, sizeof key, "00000000-0000-4000-9000-%012d", r);
+        start.arrive_and_wait();
+        if (k < kSame) {
+          same[r][k] = Send(c + "/commit", same_body[r]);
+        } else {
+          other[r] = Send(c + "/commit",
+                          AppendBody("t1", Files(data + "other-" + std::to_string(r), 1, 9), "",
+                                     R"("idempotency_key":")" + std::string(key) + "\","));
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (auto& t : racers) t.join();
+
+  for (int r = 0; r < kRounds; ++r) {
+    // Whichever request of the key came first was written: if one of the
+    // same content, all four got its receipt and the other one a validation
+    // error; if the other one, the four got validation errors.
+    if (other[r].status == 200) {
+      for (const Outcome& o : same[r]) {
+        EXPECT_EQ(o.status, 422) << o.body;
+        EXPECT_EQ(o.error, "validation") << o.body;
+      }
+      record(other[r], "t1", 1);
+      continue;
+    }
+    EXPECT_EQ(other[r].status, 422) << other[r].body;
+    EXPECT_EQ(other[r].error, "validation") << other[r].body;
+    bool all_ok = true;
+    for (const Outcome& o : same[r]) {
+      EXPECT_EQ(o.status, 200) << o.body;
+      EXPECT_EQ(o.body, same[r][0].body);
+      all_ok = all_ok && o.status == 200 && o.body == same[r][0].body;
+    }
+    if (all_ok) record(same[r][0], "t1", 2);
+  }
+  EXPECT_EQ(wrong.load(), 0);
+
+  // Every request that wrote got its own snapshot; together they are exactly
+  // head_before + 1 .. head.
+  const int64_t head = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
+  std::sort(committed.begin(), committed.end());
+  EXPECT_EQ(head, head_before + static_cast<int64_t>(committed.size()));
+  for (size_t i = 0; i < committed.size(); ++i) {
+    EXPECT_EQ(committed[i], head_before + 1 + static_cast<int64_t>(i));
+  }
+  std::cout << "[ info ] " << (head - head_before) << " snapshots written in "
+            << (LockWaits() - lock_waits_before)
+            << " commit-lock acquisitions (batches, refused-only ones included)\n";
+  ExpectCatalogInvariants(name, {"ns.t0", "ns.t1"});
+  for (const auto& [table, files] : files_expected) {
+    EXPECT_EQ(S::Call("GET", c + "/namespaces/ns/tables/" + table).json["file_count"].GetInt64(),
+              files)
+        << table;
+  }
+  PgSession pg(TestPgConninfo("hoglake"));
+  ASSERT_TRUE(pg.ok());
+  const std::string catalog_id = "(SELECT catalog_id FROM hog_catalog WHERE name = '" + name + "')";
+  // Refused requests wrote nothing.
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_data_file WHERE catalog_id = " + catalog_id +
+                   " AND path LIKE '%/bad-%'"),
+            0);
+  // snapshot_time is monotone with snapshot id.
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_snapshot a JOIN hog_snapshot b ON b.catalog_id = "
+                   "a.catalog_id AND b.snapshot_id = a.snapshot_id + 1 WHERE a.catalog_id = " +
+                   catalog_id + " AND b.snapshot_time < a.snapshot_time"),
+            0);
+  // One receipt per key that wrote, naming a snapshot of the catalog.
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_commit_receipt r WHERE r.catalog_id = " + catalog_id +
+                   " AND NOT EXISTS (SELECT 1 FROM hog_snapshot s WHERE s.catalog_id = "
+                   "r.catalog_id AND s.snapshot_id = r.snapshot_id)"),
+            0);
+}
+
+}  // namespace
+}  // namespace hoglake::testing

@@ -74,32 +74,34 @@ Result<ResolvedTable> Resolve(PgConnection& conn, int64_t catalog_id, TableAppen
   out.group = &g;
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
-      conn.Exec("SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
-                "coalesce((c.type_params->>'precision')::int, 0), "
-                "coalesce((c.type_params->>'scale')::int, 0) "
-                "FROM hog_namespace n "
-                "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
-                "n.namespace_id "
-                "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
-                "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
-                "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
-                "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
-                "AND s.table_id = v.table_id AND s.end_snapshot IS NULL LIMIT 1) sp ON true "
-                "LEFT JOIN hog_column c ON c.catalog_id = v.catalog_id AND c.table_id = v.table_id "
-                "AND c.end_snapshot IS NULL "
-                "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
-                "AND v.name = $3 AND v.end_snapshot IS NULL",
-                {catalog, g.namespace_name, g.table}));
+      conn.ExecPrepared(
+          "SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
+          "coalesce((c.type_params->>'precision')::int, 0), "
+          "coalesce((c.type_params->>'scale')::int, 0) "
+          "FROM hog_namespace n "
+          "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
+          "n.namespace_id "
+          "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
+          "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
+          "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
+          "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
+          "AND s.table_id = v.table_id AND s.end_snapshot IS NULL LIMIT 1) sp ON true "
+          "LEFT JOIN hog_column c ON c.catalog_id = v.catalog_id AND c.table_id = v.table_id "
+          "AND c.end_snapshot IS NULL "
+          "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
+          "AND v.name = $3 AND v.end_snapshot IS NULL",
+          {catalog, g.namespace_name, g.table}));
   if (r.rows() == 0) {
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult dropped,
-        conn.Exec("SELECT max(t.dropped_snapshot) FROM hog_namespace n "
-                  "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
-                  "n.namespace_id "
-                  "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
-                  "WHERE n.catalog_id = $1 AND n.name = $2 AND v.name = $3 AND t.dropped_snapshot "
-                  "= v.end_snapshot",
-                  {catalog, g.namespace_name, g.table}));
+        conn.ExecPrepared(
+            "SELECT max(t.dropped_snapshot) FROM hog_namespace n "
+            "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
+            "n.namespace_id "
+            "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
+            "WHERE n.catalog_id = $1 AND n.name = $2 AND v.name = $3 AND t.dropped_snapshot "
+            "= v.end_snapshot",
+            {catalog, g.namespace_name, g.table}));
     if (!dropped.IsNull(0, 0)) {
       return MakeError(ErrorCode::kTableDropped, "table ", Qualified(g),
                        " was dropped at snapshot ", dropped.GetInt64(0, 0));
@@ -170,10 +172,10 @@ Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
   if (request.idempotency_key) {
     fingerprint = CommitFingerprint(request);
     HOGLAKE_ASSIGN_OR_RETURN(PgResult receipt,
-                             conn.Exec("SELECT encode(fingerprint, 'hex'), snapshot_id, "
-                                       "schema_version FROM hog_commit_receipt "
-                                       "WHERE catalog_id = $1 AND idempotency_key = $2",
-                                       {catalog_id, *request.idempotency_key}));
+                             conn.ExecPrepared("SELECT encode(fingerprint, 'hex'), snapshot_id, "
+                                               "schema_version FROM hog_commit_receipt "
+                                               "WHERE catalog_id = $1 AND idempotency_key = $2",
+                                               {catalog_id, *request.idempotency_key}));
     if (receipt.rows() > 0) {
       if (receipt.GetText(0, 0) != HexEncode(fingerprint)) {
         return Validation("idempotency_key ", *request.idempotency_key,
@@ -209,10 +211,11 @@ Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
     for (const auto& t : tables) ids.push_back(t.table_id);
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult hits,
-        conn.Exec("SELECT DISTINCT object_id FROM hog_snapshot_change WHERE catalog_id = $1 "
-                  "AND snapshot_id > $2 AND object_id = ANY($3::bigint[]) "
-                  "AND kind IN ('table_dropped', 'table_altered')",
-                  {catalog_id, std::to_string(read), PgIntArray(ids)}));
+        conn.ExecPrepared(
+            "SELECT DISTINCT object_id FROM hog_snapshot_change WHERE catalog_id = $1 "
+            "AND snapshot_id > $2 AND object_id = ANY($3::bigint[]) "
+            "AND kind IN ('table_dropped', 'table_altered')",
+            {catalog_id, std::to_string(read), PgIntArray(ids)}));
     if (hits.rows() > 0) {
       std::vector<std::string> names;
       for (int i = 0; i < hits.rows(); ++i) {
@@ -252,12 +255,12 @@ Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
       InsertDataFiles(conn, scope.catalog_id(), snapshot, std::nullopt, batches));
   const std::string snap = std::to_string(snapshot);
   if (request.idempotency_key) {
-    HOGLAKE_RETURN_IF_ERROR(
-        conn.Exec("INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
-                  "snapshot_id, schema_version) "
-                  "VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
-                  {catalog_id, *request.idempotency_key, HexEncode(fingerprint), snap,
-                   std::to_string(scope.head().schema_version)}));
+    HOGLAKE_RETURN_IF_ERROR(conn.ExecPrepared(
+        "INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
+        "snapshot_id, schema_version) "
+        "VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
+        {catalog_id, *request.idempotency_key, HexEncode(fingerprint), snap,
+         std::to_string(scope.head().schema_version)}));
   }
   return scope.Stage(/*ddl=*/false, CommitMetadata{request.author, request.message});
 }
@@ -374,10 +377,10 @@ Result<CommitReceipt> CatalogService::GetReceipt(std::string_view catalog,
                                                  std::string_view operation) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
-                           conn->Exec("SELECT snapshot_id, schema_version FROM hog_commit_receipt "
-                                      "WHERE catalog_id = $1 AND idempotency_key = $2",
-                                      {std::to_string(head.catalog_id), std::string(operation)}));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn->ExecPrepared("SELECT snapshot_id, schema_version FROM hog_commit_receipt "
+                                     "WHERE catalog_id = $1 AND idempotency_key = $2",
+                                     {std::to_string(head.catalog_id), std::string(operation)}));
   if (r.rows() == 0) return NotFound("no receipt for operation ", operation);
   return CommitReceipt{std::string(operation), r.GetInt64(0, 0), r.GetInt64(0, 1)};
 }

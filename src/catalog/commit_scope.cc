@@ -30,7 +30,7 @@ namespace {
 Status TimedLock(PgConnection& conn, std::string_view lock_statement,
                  const std::vector<PgParam>& params, const CommitLockObserver& observer) {
   const auto started = std::chrono::steady_clock::now();
-  Result<PgResult> locked = conn.Exec(lock_statement, params);
+  Result<PgResult> locked = conn.ExecPrepared(lock_statement, params);
   const bool timed_out = !locked.ok() && locked.error().code == ErrorCode::kCommitQueueTimeout;
   if (observer && (locked.ok() || timed_out)) {
     observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
@@ -47,8 +47,9 @@ Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserv
 
 Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.Exec(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE name = $1"),
-                            {std::string(catalog_name)}));
+      PgResult r,
+      conn.ExecPrepared(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE name = $1"),
+                        {std::string(catalog_name)}));
   if (r.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   return HeadFromRow(r);
 }
@@ -56,9 +57,9 @@ Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog
 Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view catalog_name,
                                        int64_t lock_timeout_ms,
                                        const CommitLockObserver& observer) {
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult id,
-      conn.Exec("SELECT catalog_id FROM hog_catalog WHERE name = $1", {std::string(catalog_name)}));
+  HOGLAKE_ASSIGN_OR_RETURN(PgResult id,
+                           conn.ExecPrepared("SELECT catalog_id FROM hog_catalog WHERE name = $1",
+                                             {std::string(catalog_name)}));
   if (id.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   return BeginForId(conn, id.GetInt64(0, 0), catalog_name, lock_timeout_ms, observer);
 }
@@ -80,9 +81,10 @@ Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_
     }
     return locked.error();
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.Exec(StrCat("SELECT ", kHeadColumns,
-                                                        " FROM hog_catalog WHERE catalog_id = $1"),
-                                                 {std::to_string(catalog_id)}));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r,
+      conn.ExecPrepared(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE catalog_id = $1"),
+                        {std::to_string(catalog_id)}));
   if (r.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   CommitScope scope(&conn, std::move(txn));
   scope.head_ = HeadFromRow(r);
@@ -95,9 +97,10 @@ Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t cou
     return Internal("unknown id allocator ", allocator);
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn_->Exec(StrCat("UPDATE hog_catalog SET ", allocator, " = ", allocator,
-                                     " + $2 WHERE catalog_id = $1 RETURNING ", allocator, " - $2"),
-                              {std::to_string(head_.catalog_id), std::to_string(count)}));
+      PgResult r,
+      conn_->ExecPrepared(StrCat("UPDATE hog_catalog SET ", allocator, " = ", allocator,
+                                 " + $2 WHERE catalog_id = $1 RETURNING ", allocator, " - $2"),
+                          {std::to_string(head_.catalog_id), std::to_string(count)}));
   return r.GetInt64(0, 0);
 }
 
@@ -132,7 +135,7 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
   ids += '}';
   // One statement: the change rows' foreign key to the snapshot is checked
   // at the end of the statement, after both inserts.
-  HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
+  HOGLAKE_RETURN_IF_ERROR(conn_->ExecPrepared(
       "WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
       "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)) "
       "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
@@ -148,7 +151,7 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
 
 Status CommitScope::CommitStaged() {
   if (staged_) {
-    HOGLAKE_RETURN_IF_ERROR(conn_->Exec(
+    HOGLAKE_RETURN_IF_ERROR(conn_->ExecPrepared(
         "UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
         {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
          std::to_string(head_.schema_version)}));

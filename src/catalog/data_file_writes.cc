@@ -56,17 +56,18 @@ Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
   if (!first_file_id) params.emplace_back(std::to_string(total_files));
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult starts,
-      conn.Exec(StrCat(first_file_id ? "WITH a AS (SELECT NULL::bigint AS first) "
-                                     : "WITH a AS (UPDATE hog_catalog SET next_file_id = "
-                                       "next_file_id + $5 WHERE catalog_id = $1 RETURNING "
-                                       "next_file_id - $5 AS first) ",
-                       "UPDATE hog_table_stats s SET record_count = s.record_count + u.r, "
-                       "file_size_bytes = s.file_size_bytes + u.b, next_row_id = s.next_row_id + "
-                       "u.r FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(t, r, b) "
-                       "WHERE s.catalog_id = $1 AND s.table_id = u.t "
-                       "AND s.next_row_id <= 9223372036854775807 - u.r "
-                       "RETURNING s.table_id, s.next_row_id - u.r, (SELECT first FROM a)"),
-                params));
+      conn.ExecPrepared(
+          StrCat(first_file_id ? "WITH a AS (SELECT NULL::bigint AS first) "
+                               : "WITH a AS (UPDATE hog_catalog SET next_file_id = "
+                                 "next_file_id + $5 WHERE catalog_id = $1 RETURNING "
+                                 "next_file_id - $5 AS first) ",
+                 "UPDATE hog_table_stats s SET record_count = s.record_count + u.r, "
+                 "file_size_bytes = s.file_size_bytes + u.b, next_row_id = s.next_row_id + "
+                 "u.r FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(t, r, b) "
+                 "WHERE s.catalog_id = $1 AND s.table_id = u.t "
+                 "AND s.next_row_id <= 9223372036854775807 - u.r "
+                 "RETURNING s.table_id, s.next_row_id - u.r, (SELECT first FROM a)"),
+          params));
   std::vector<int64_t> next_row(touched.size(), -1);
   for (int i = 0; i < starts.rows(); ++i) {
     auto it = slot.find(starts.GetInt64(i, 0));
@@ -125,7 +126,7 @@ Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
   // the foreign keys of the latter two are checked at the end of the
   // statement, when the file rows exist.
   return conn
-      .Exec(
+      .ExecPrepared(
           "WITH f AS (INSERT INTO hog_data_file (catalog_id, begin_snapshot, data_file_id, "
           "table_id, path, record_count, file_size_bytes, footer_size, row_id_start, stats_state, "
           "spec_id, split_offsets) "

@@ -114,6 +114,34 @@ Result<PgResult> PgConnection::ExecFormat(std::string_view sql, const std::vecto
   return result;
 }
 
+Result<PgResult> PgConnection::ExecPrepared(std::string_view sql,
+                                            const std::vector<PgParam>& params) {
+  std::string statement(sql);
+  auto it = prepared_.find(statement);
+  if (it == prepared_.end()) {
+    if (prepared_.size() >= kMaxPreparedStatements) {
+      HOGLAKE_RETURN_IF_ERROR(ExecScript("DEALLOCATE ALL"));
+      prepared_.clear();
+    }
+    std::string name = "hog_" + std::to_string(prepared_.size() + 1);
+    pg_result* raw = PQprepare(conn_.get(), name.c_str(), statement.c_str(),
+                               static_cast<int>(params.size()), nullptr);
+    PgResult prepared(raw);
+    const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+    if (status != PGRES_COMMAND_OK) return ErrorFrom(raw, sql);
+    it = prepared_.emplace(std::move(statement), std::move(name)).first;
+  }
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const PgParam& p : params) values.push_back(p ? p->c_str() : nullptr);
+  pg_result* raw = PQexecPrepared(conn_.get(), it->second.c_str(), static_cast<int>(params.size()),
+                                  values.data(), nullptr, nullptr, 0);
+  PgResult result(raw);
+  const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return ErrorFrom(raw, sql);
+  return result;
+}
+
 Status PgConnection::ExecScript(std::string_view sql) {
   const std::string script(sql);
   pg_result* raw = PQexec(conn_.get(), script.c_str());

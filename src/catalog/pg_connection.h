@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/status.h"
@@ -68,6 +69,13 @@ class PgConnection {
   // GetBinary* accessors): no text conversion on either side, bytea as raw
   // bytes. For large reads.
   Result<PgResult> ExecBinary(std::string_view sql, const std::vector<PgParam>& params = {});
+  // As Exec, through a statement prepared once per connection and reused:
+  // PostgreSQL parses and analyzes it once, and after a few executions may
+  // keep a generic plan. For the small fixed statements a commit repeats;
+  // `sql` must be a constant text (at most kMaxPreparedStatements distinct
+  // texts are kept per connection; more start the cache afresh).
+  Result<PgResult> ExecPrepared(std::string_view sql, const std::vector<PgParam>& params = {});
+  static constexpr size_t kMaxPreparedStatements = 128;
   // Runs a script of several statements without parameters.
   Status ExecScript(std::string_view sql);
   // True once the socket failed; the pool drops such connections.
@@ -83,6 +91,8 @@ class PgConnection {
     void operator()(pg_conn* conn) const;
   };
   std::unique_ptr<pg_conn, Closer> conn_;
+  // Statement text → its prepared name on this connection.
+  std::unordered_map<std::string, std::string> prepared_;
 };
 
 // Text of a PostgreSQL array literal for a text[] parameter: {"a",NULL,"b"}

@@ -210,10 +210,10 @@ Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
   if (paths.empty()) return Status::Ok();
   std::vector<std::optional<std::string>> values;
   for (const PublishedPath& p : paths) values.emplace_back(p.path);
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
-                           conn.Exec("SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND "
-                                     "drained_at IS NULL AND path = ANY($2::text[]) LIMIT 1",
-                                     {std::to_string(catalog_id), PgTextArray(values)}));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn.ExecPrepared("SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND "
+                                    "drained_at IS NULL AND path = ANY($2::text[]) LIMIT 1",
+                                    {std::to_string(catalog_id), PgTextArray(values)}));
   if (r.rows() == 0) return Status::Ok();
   return QueuedPathError(r.GetText(0, 0));
 }
@@ -229,11 +229,11 @@ Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
   }
   const std::string catalog = std::to_string(catalog_id);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
-      conn.Exec("SELECT upload_id::text, path, state, (owner = $3::uuid) IS TRUE, file_kind, "
-                "coalesce(file_format, 'parquet') FROM hog_upload WHERE catalog_id = $1 AND "
-                "path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE",
-                {catalog, PgTextArray(values), owner}));
+      PgResult r, conn.ExecPrepared(
+                      "SELECT upload_id::text, path, state, (owner = $3::uuid) IS TRUE, file_kind, "
+                      "coalesce(file_format, 'parquet') FROM hog_upload WHERE catalog_id = $1 AND "
+                      "path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE",
+                      {catalog, PgTextArray(values), owner}));
   std::vector<int> rows;
   for (int i = 0; i < r.rows(); ++i) rows.push_back(i);
   std::vector<std::optional<std::string>> ids;
@@ -255,15 +255,16 @@ Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
   // the first undrained removal-queue row naming one of the paths.
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
-      conn.Exec("WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
-                "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
-                "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
-                "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
-                "NULL AND path = ANY($2::text[]) LIMIT 1) "
-                "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
-                "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q) x "
-                "ORDER BY o, id",
-                {catalog, PgTextArray(values), owner}));
+      conn.ExecPrepared(
+          "WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
+          "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
+          "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
+          "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
+          "NULL AND path = ANY($2::text[]) LIMIT 1) "
+          "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
+          "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q) x "
+          "ORDER BY o, id",
+          {catalog, PgTextArray(values), owner}));
   std::vector<int> claim_rows;
   std::optional<std::string> queued;
   for (int i = 0; i < r.rows(); ++i) {

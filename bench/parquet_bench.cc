@@ -5,13 +5,15 @@
 // into per-scenario JSON lines and ratios against DuckDB.
 //
 //   parquet_bench write OUT --rows N [--row-group-rows R] [--batch-rows B]
-//                 [--stream] [--codec zstd|snappy|none]
+//                 [--stream] [--codec zstd|snappy|none] [--threads T]
 //       Materializes the table as batches of B rows (default 65536), then
 //       times WriteBatch + Close only. With --stream each batch is generated
 //       just before it is written (the timed region then includes
 //       generation) so that max_rss reflects the writer, not the input.
-//   parquet_bench read FILE
+//   parquet_bench read FILE [--threads T]
 //       Times reading every row group with every column decoded.
+// --threads is the reader's/writer's thread option (default 0: hardware
+// concurrency, capped; 1: single-threaded).
 //
 // The table (row i = 0..N-1), identical to the driver's DuckDB SQL:
 //   id          int64   i
@@ -107,8 +109,9 @@ int Fail(const std::string& what) {
 }
 
 int Write(const std::string& path, int64_t rows, int64_t row_group_rows, int64_t batch_rows,
-          bool stream, const std::string& codec) {
+          bool stream, const std::string& codec, int threads) {
   parquet::WriterOptions options;
+  options.threads = threads;
   options.max_row_group_rows = row_group_rows;
   if (codec == "snappy") {
     options.codec = parquet::Codec::kSnappy;
@@ -168,9 +171,11 @@ int Write(const std::string& path, int64_t rows, int64_t row_group_rows, int64_t
   return 0;
 }
 
-int Read(const std::string& path) {
+int Read(const std::string& path, int threads) {
   const auto start = std::chrono::steady_clock::now();
-  auto reader = parquet::ParquetReader::OpenFile(path);
+  parquet::ReaderOptions options;
+  options.threads = threads;
+  auto reader = parquet::ParquetReader::OpenFile(path, options);
   if (!reader.ok()) return Fail(reader.error().ToString());
   int64_t rows = 0;
   int64_t bytes = 0;
@@ -196,17 +201,23 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   auto usage = [] {
     std::cerr << "usage: parquet_bench write OUT --rows N [--row-group-rows R] [--batch-rows B] "
-                 "[--stream] [--codec zstd|snappy|none]\n"
-                 "       parquet_bench read FILE\n";
+                 "[--stream] [--codec zstd|snappy|none] [--threads T]\n"
+                 "       parquet_bench read FILE [--threads T]\n";
     return 2;
   };
-  if (args.size() == 2 && args[0] == "read") return Read(args[1]);
+  if (args.size() >= 2 && args[0] == "read") {
+    if (args.size() == 2) return Read(args[1], 0);
+    if (args.size() == 4 && args[2] == "--threads")
+      return Read(args[1], std::atoi(args[3].c_str()));
+    return usage();
+  }
   if (args.size() < 2 || args[0] != "write") return usage();
   int64_t rows = 1000000;
   int64_t row_group_rows = 1 << 20;
   int64_t batch_rows = 65536;
   bool stream = false;
   std::string codec = "zstd";
+  int threads = 0;
   for (size_t i = 2; i < args.size(); ++i) {
     auto next = [&]() -> const std::string& {
       static const std::string empty;
@@ -222,10 +233,12 @@ int main(int argc, char** argv) {
       stream = true;
     } else if (args[i] == "--codec") {
       codec = next();
+    } else if (args[i] == "--threads") {
+      threads = std::atoi(next().c_str());
     } else {
       return usage();
     }
   }
   if (rows <= 0 || row_group_rows <= 0 || batch_rows <= 0) return usage();
-  return Write(args[1], rows, row_group_rows, batch_rows, stream, codec);
+  return Write(args[1], rows, row_group_rows, batch_rows, stream, codec, threads);
 }

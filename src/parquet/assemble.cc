@@ -156,7 +156,7 @@ class Assembler {
     if (fixed) {
       const int64_t width = values.width;
       if (nulls == 0) {
-        out->buffers.push_back(Adopt(std::move(values.fixed)));
+        out->buffers.push_back(values.fixed.ReleaseToBuffer());
       } else {
         auto buffer = columnar::Buffer::Allocate(n * width);
         uint8_t* dst = buffer->mutable_data();
@@ -172,10 +172,7 @@ class Assembler {
     }
     if (nulls == 0) {
       static_assert(sizeof(uint32_t) == sizeof(int32_t));
-      const int64_t size = static_cast<int64_t>(values.offsets.size() * sizeof(uint32_t));
-      auto owner = std::make_shared<std::vector<uint32_t>>(std::move(values.offsets));
-      const auto* p = reinterpret_cast<const uint8_t*>(owner->data());
-      out->buffers.push_back(columnar::Buffer::Wrap(p, size, std::move(owner)));
+      out->buffers.push_back(values.offsets.ReleaseToBuffer());
     } else {
       auto buffer = columnar::Buffer::Allocate((n + 1) * 4);
       int32_t* dst = reinterpret_cast<int32_t*>(buffer->mutable_data());
@@ -186,16 +183,8 @@ class Assembler {
       }
       out->buffers.push_back(std::move(buffer));
     }
-    out->buffers.push_back(Adopt(std::move(values.bytes)));
+    out->buffers.push_back(values.bytes.ReleaseToBuffer());
     return true;
-  }
-
-  // A Buffer owning `bytes`' memory (no copy).
-  static std::shared_ptr<columnar::Buffer> Adopt(std::string bytes) {
-    auto owner = std::make_shared<std::string>(std::move(bytes));
-    const int64_t size = static_cast<int64_t>(owner->size());
-    const auto* p = reinterpret_cast<const uint8_t*>(owner->data());
-    return columnar::Buffer::Wrap(p, size, std::move(owner));
   }
 
   template <typename SlotFn, typename AddFn>

@@ -1,7 +1,5 @@
 #include "parquet/column_reader.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -12,21 +10,10 @@
 namespace hoglake::parquet {
 namespace {
 
-// Asks for transparent huge pages on the 2 MiB-aligned part of a large,
-// not yet touched buffer: one fault per 2 MiB instead of per 4 KiB. A hint
-// only; failures are ignored.
-void AdviseHugePages(const void* data, size_t size) {
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  if (size < 2 * kHuge) return;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) & ~(kHuge - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
 class ChunkDecoder {
  public:
   ChunkDecoder(const LeafColumn& leaf, const ColumnMetaData& meta, const ReaderLimits& limits,
-               LeafData* out, std::string* buffer)
+               LeafData* out, PageBuffer* buffer)
       : leaf_(leaf), meta_(meta), limits_(limits), out_(out), buffer_(*buffer) {}
 
   Status Run(std::string_view chunk) {
@@ -87,14 +74,12 @@ class ChunkDecoder {
     PhysicalValues& v = out_->values;
     if (v.is_byte_array()) {
       v.offsets.reserve(static_cast<size_t>(std::min(n + 1, cap / 4)));
-      AdviseHugePages(v.offsets.data(), v.offsets.capacity() * sizeof(uint32_t));
       v.bytes.reserve(
           static_cast<size_t>(std::clamp<int64_t>(meta_.total_uncompressed_size, 0, cap)));
     } else if (v.width > 0) {
       v.fixed.reserve(static_cast<size_t>(std::min(n, cap / v.width) * v.width));
-      AdviseHugePages(v.fixed.data(), v.fixed.capacity());
     }
-    if (leaf_.max_def > 0) out_->def.reserve(static_cast<size_t>(std::min(n, cap / 2)));
+
     if (leaf_.max_rep > 0) out_->rep.reserve(static_cast<size_t>(std::min(n, cap / 2)));
   }
 
@@ -121,9 +106,10 @@ class ChunkDecoder {
       return InvalidData("column '", Path(), "': page claims ", size, " bytes from ", in.size(),
                          " compressed bytes");
     }
-    Status st = Decompress(meta_.codec, in, size, &buffer_);
+    buffer_.resize_uninitialized(static_cast<size_t>(size));
+    Status st = DecompressInto(meta_.codec, in, buffer_.data(), size);
     if (!st.ok()) return Error{st.error().code, "column '" + Path() + "': " + st.error().message};
-    *out = buffer_;
+    *out = buffer_.view();
     return Status::Ok();
   }
 
@@ -143,9 +129,20 @@ class ChunkDecoder {
     }
     dictionary_.emplace();
     dictionary_->Reset(leaf_.physical, leaf_.type_length);
-    return Annotate(DecodeValues(Encoding::kPlain, reinterpret_cast<const uint8_t*>(data.data()),
-                                 static_cast<int64_t>(data.size()), d.num_values, nullptr,
-                                 &*dictionary_));
+    HOGLAKE_RETURN_IF_ERROR(Annotate(
+        DecodeValues(Encoding::kPlain, reinterpret_cast<const uint8_t*>(data.data()),
+                     static_cast<int64_t>(data.size()), d.num_values, nullptr, &*dictionary_)));
+    // Slack after the last string lets the gather copy short values in
+    // fixed 16-byte moves (decoding.cc).
+    dictionary_->bytes.reserve(dictionary_->bytes.size() + 16);
+    // Strings gathered from the dictionary: expect its average length.
+    PhysicalValues& v = out_->values;
+    if (v.is_byte_array() && dictionary_->count > 0) {
+      const int64_t average = static_cast<int64_t>(dictionary_->bytes.size()) / dictionary_->count;
+      const int64_t expected = std::min(meta_.num_values * (average + 1), limits_.max_page_bytes);
+      v.bytes.reserve(std::max(v.bytes.capacity(), static_cast<size_t>(expected)));
+    }
+    return Status::Ok();
   }
 
   Status Annotate(Status st) {
@@ -174,11 +171,20 @@ class ChunkDecoder {
     }
     *present = n;
     if (leaf_.max_def > 0) {
-      const size_t at = out_->def.size();
-      RleDecoder decoder(def, def_size, BitWidthFor(static_cast<uint64_t>(leaf_.max_def)));
-      HOGLAKE_RETURN_IF_ERROR(Annotate(decoder.DecodeLevels(n, leaf_.max_def, &out_->def)));
-      *present = 0;
-      for (size_t i = at; i < out_->def.size(); ++i) *present += out_->def[i] == leaf_.max_def;
+      // All present (one RLE run of max_def): `def` stays empty while every
+      // entry so far was present.
+      if (RleDecoder(def, def_size, BitWidthFor(static_cast<uint64_t>(leaf_.max_def)))
+              .StartsWithRun(n, static_cast<uint32_t>(leaf_.max_def))) {
+        if (!out_->def.empty()) out_->def.resize(out_->def.size() + n, leaf_.max_def);
+      } else {
+        if (out_->def.empty())
+          out_->def.assign(static_cast<size_t>(out_->num_levels), leaf_.max_def);
+        const size_t at = out_->def.size();
+        RleDecoder decoder(def, def_size, BitWidthFor(static_cast<uint64_t>(leaf_.max_def)));
+        HOGLAKE_RETURN_IF_ERROR(Annotate(decoder.DecodeLevels(n, leaf_.max_def, &out_->def)));
+        *present = 0;
+        for (size_t i = at; i < out_->def.size(); ++i) *present += out_->def[i] == leaf_.max_def;
+      }
     }
     out_->num_levels += n;
     return Status::Ok();
@@ -252,15 +258,15 @@ class ChunkDecoder {
   const ReaderLimits& limits_;
   LeafData* out_;
   std::optional<PhysicalValues> dictionary_;
-  std::string& buffer_;  // decompressed page, reused across pages and chunks
+  PageBuffer& buffer_;  // decompressed page, reused across pages and chunks
 };
 
 }  // namespace
 
 Status ReadColumnChunk(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
-                       const ReaderLimits& limits, LeafData* out, std::string* page_buffer) {
+                       const ReaderLimits& limits, LeafData* out, PageBuffer* page_buffer) {
   *out = LeafData{};
-  std::string local;
+  PageBuffer local;
   return ChunkDecoder(leaf, meta, limits, out, page_buffer ? page_buffer : &local).Run(chunk);
 }
 

@@ -20,6 +20,7 @@
 
 #include "parquet/decoding.h"
 #include "parquet/metadata.h"
+#include "parquet/pod_buffer.h"
 #include "parquet/schema.h"
 
 namespace hoglake::parquet {
@@ -32,16 +33,21 @@ struct ReaderLimits {
 // The decoded content of one leaf column chunk.
 struct LeafData {
   int64_t num_levels = 0;
-  std::vector<int16_t> def;  // empty when max_def == 0 (all entries present)
+  // Empty when every entry is present (def == max_def for all of them,
+  // which includes max_def == 0); otherwise one level per entry.
+  std::vector<int16_t> def;
   std::vector<int16_t> rep;  // empty when max_rep == 0 (every entry starts a row)
   PhysicalValues values;     // the present values, in order
 };
+
+// Scratch memory for decompressed pages, reused from chunk to chunk.
+using PageBuffer = PodBuffer<char>;
 
 // Decodes `chunk` (the chunk's bytes, from its first page) described by
 // `meta` for leaf `leaf`. `page_buffer`, when given, holds decompressed pages
 // and is reused from call to call.
 Status ReadColumnChunk(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
                        const ReaderLimits& limits, LeafData* out,
-                       std::string* page_buffer = nullptr);
+                       PageBuffer* page_buffer = nullptr);
 
 }  // namespace hoglake::parquet

@@ -405,6 +405,23 @@ int64_t ColumnChunkWriter::buffered_bytes() const {
          state_->PageBytes();
 }
 
+int64_t ColumnChunkWriter::BufferedBytesBound(int64_t entries, int64_t value_bytes) const {
+  const State& s = *state_;
+  const int64_t open = s.PageBytes();
+  // Per entry: a value (+4 length prefix, or a 4-byte dictionary index, plus
+  // bit-packing overhead) and up to 5 bytes of encoded levels; the open
+  // page's entries are counted through `open` (>= 3/8 byte per entry).
+  const int64_t values = value_bytes + 16 * entries;
+  const int64_t page_bytes = open + values;  // the open page at any time
+  const int64_t encoded = 16 * open + 64 + values;
+  const int64_t pages = entries / std::max<int64_t>(s.options.max_page_rows, 1) +
+                        page_bytes / std::max<int64_t>(s.options.data_page_size, 1) + 3;
+  // Compressed output stays under 1.2 x input + 1 KiB for every codec, plus
+  // a page header.
+  const int64_t compressed = encoded + encoded / 5 + pages * 1400;
+  return buffered_bytes() + compressed + values /* dictionary */ + page_bytes;
+}
+
 Status ColumnChunkWriter::Finish(ColumnMetaData* meta, std::string_view* dictionary_page,
                                  std::string_view* data_pages) {
   State& s = *state_;

@@ -56,6 +56,12 @@ class ColumnChunkWriter {
 
   // Bytes this chunk holds so far (compressed pages + the open page).
   int64_t buffered_bytes() const;
+  // An upper bound on buffered_bytes() at any point while `entries` more
+  // level entries are added whose present values hold at most `value_bytes`
+  // bytes in physical form (BYTE_ARRAY: without length prefixes). Loose, but
+  // cheap: it lets the file writer prove that no row-group size check can
+  // fire within a stretch of rows and hand that stretch to a column at once.
+  int64_t BufferedBytesBound(int64_t entries, int64_t value_bytes) const;
 
   // Closes the chunk: its bytes are `*dictionary_page` (empty when there is
   // none) followed by `*data_pages`, views valid until Reset(); `*meta`

@@ -7,6 +7,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cstring>
+
 namespace hoglake::parquet {
 
 std::string_view CodecName(Codec codec) {
@@ -86,19 +88,43 @@ Status GzipCompress(std::string_view input, int level, std::string* out) {
   return Status::Ok();
 }
 
-Status GzipDecompress(std::string_view input, std::string* out) {
+Status GzipDecompress(std::string_view input, char* out, size_t size) {
   z_stream z{};
   // 15 + 32: accept a gzip or zlib header.
   if (inflateInit2(&z, 15 + 32) != Z_OK) return Internal("zlib inflateInit2 failed");
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
   z.avail_in = static_cast<uInt>(input.size());
-  z.next_out = reinterpret_cast<Bytef*>(out->data());
-  z.avail_out = static_cast<uInt>(out->size());
+  z.next_out = reinterpret_cast<Bytef*>(out);
+  z.avail_out = static_cast<uInt>(size);
   const int rc = inflate(&z, Z_FINISH);
   const size_t written = z.total_out;
   inflateEnd(&z);
-  if (rc != Z_STREAM_END || written != out->size()) {
-    return InvalidData("GZIP page does not decompress to its declared ", out->size(), " bytes");
+  if (rc != Z_STREAM_END || written != size) {
+    return InvalidData("GZIP page does not decompress to its declared ", size, " bytes");
+  }
+  return Status::Ok();
+}
+
+// Where the compressed stream states its own length, checks it against the
+// declared size (before anything is allocated at that size).
+Status CheckDeclaredSize(Codec codec, std::string_view input, int64_t size) {
+  if (!CodecSupported(codec)) return Unsupported(codec);
+  if (codec == Codec::kUncompressed) {
+    if (static_cast<int64_t>(input.size()) != size) {
+      return InvalidData("uncompressed page of ", input.size(), " bytes declares ", size);
+    }
+  } else if (codec == Codec::kSnappy) {
+    size_t n = 0;
+    if (snappy_uncompressed_length(input.data(), input.size(), &n) != SNAPPY_OK ||
+        static_cast<int64_t>(n) != size) {
+      return InvalidData("SNAPPY page does not decompress to its declared ", size, " bytes");
+    }
+  } else if (codec == Codec::kZstd) {
+    const unsigned long long n = ZSTD_getFrameContentSize(input.data(), input.size());
+    if (n == ZSTD_CONTENTSIZE_ERROR) return InvalidData("corrupt ZSTD page header");
+    if (n != ZSTD_CONTENTSIZE_UNKNOWN && n != static_cast<unsigned long long>(size)) {
+      return InvalidData("ZSTD page holds ", n, " bytes, declared ", size);
+    }
   }
   return Status::Ok();
 }
@@ -158,69 +184,48 @@ Status Decompress(Codec codec, std::string_view input, int64_t uncompressed_size
                   std::string* out) {
   if (uncompressed_size < 0) return InvalidData("negative uncompressed page size");
   if (!CodecSupported(codec)) return Unsupported(codec);
-  if (codec == Codec::kUncompressed) {
-    if (static_cast<int64_t>(input.size()) != uncompressed_size) {
-      return InvalidData("uncompressed page of ", input.size(), " bytes declares ",
-                         uncompressed_size);
-    }
-    out->assign(input);
-    return Status::Ok();
-  }
-  // Where the compressed stream states its own length, check it before
-  // allocating the declared size.
-  if (codec == Codec::kSnappy) {
-    size_t n = 0;
-    if (snappy_uncompressed_length(input.data(), input.size(), &n) != SNAPPY_OK ||
-        static_cast<int64_t>(n) != uncompressed_size) {
-      return InvalidData("SNAPPY page does not decompress to its declared ", uncompressed_size,
-                         " bytes");
-    }
-  } else if (codec == Codec::kZstd) {
-    const unsigned long long n = ZSTD_getFrameContentSize(input.data(), input.size());
-    if (n == ZSTD_CONTENTSIZE_ERROR) return InvalidData("corrupt ZSTD page header");
-    if (n != ZSTD_CONTENTSIZE_UNKNOWN && n != static_cast<unsigned long long>(uncompressed_size)) {
-      return InvalidData("ZSTD page holds ", n, " bytes, declared ", uncompressed_size);
-    }
-  }
+  HOGLAKE_RETURN_IF_ERROR(CheckDeclaredSize(codec, input, uncompressed_size));
   out->assign(static_cast<size_t>(uncompressed_size), '\0');
+  return DecompressInto(codec, input, out->data(), uncompressed_size);
+}
+
+Status DecompressInto(Codec codec, std::string_view input, char* out, int64_t size) {
+  if (size < 0) return InvalidData("negative uncompressed page size");
+  HOGLAKE_RETURN_IF_ERROR(CheckDeclaredSize(codec, input, size));
+  const size_t out_size = static_cast<size_t>(size);
   switch (codec) {
+    case Codec::kUncompressed:
+      if (size > 0) std::memcpy(out, input.data(), out_size);
+      return Status::Ok();
     case Codec::kSnappy: {
-      size_t n = 0;
-      if (snappy_uncompressed_length(input.data(), input.size(), &n) != SNAPPY_OK ||
-          n != out->size()) {
-        return InvalidData("SNAPPY page does not decompress to its declared ", out->size(),
-                           " bytes");
-      }
-      if (snappy_uncompress(input.data(), input.size(), out->data(), &n) != SNAPPY_OK) {
+      size_t n = out_size;
+      if (snappy_uncompress(input.data(), input.size(), out, &n) != SNAPPY_OK || n != out_size) {
         return InvalidData("corrupt SNAPPY page");
       }
       return Status::Ok();
     }
     case Codec::kGzip:
-      return GzipDecompress(input, out);
+      return GzipDecompress(input, out, out_size);
     case Codec::kZstd: {
-      const size_t n =
-          ZSTD_decompressDCtx(Zstd().d, out->data(), out->size(), input.data(), input.size());
+      const size_t n = ZSTD_decompressDCtx(Zstd().d, out, out_size, input.data(), input.size());
       if (ZSTD_isError(n)) return InvalidData("corrupt ZSTD page: ", ZSTD_getErrorName(n));
-      if (n != out->size()) {
-        return InvalidData("ZSTD page decompresses to ", n, " bytes, declared ", out->size());
+      if (n != out_size) {
+        return InvalidData("ZSTD page decompresses to ", n, " bytes, declared ", out_size);
       }
       return Status::Ok();
     }
     case Codec::kLz4Raw: {
-      const int n = LZ4_decompress_safe(input.data(), out->data(), static_cast<int>(input.size()),
-                                        static_cast<int>(out->size()));
-      if (n < 0 || static_cast<size_t>(n) != out->size()) {
-        return InvalidData("corrupt LZ4_RAW page");
-      }
+      const int n = LZ4_decompress_safe(input.data(), out, static_cast<int>(input.size()),
+                                        static_cast<int>(out_size));
+      if (n < 0 || static_cast<size_t>(n) != out_size) return InvalidData("corrupt LZ4_RAW page");
       return Status::Ok();
     }
     case Codec::kBrotli: {
-      size_t n = out->size();
+      size_t n = out_size;
       if (BrotliDecoderDecompress(input.size(), reinterpret_cast<const uint8_t*>(input.data()), &n,
-                                  reinterpret_cast<uint8_t*>(out->data())) !=
+                                  reinterpret_cast<uint8_t*>(out)) !=
               BROTLI_DECODER_RESULT_SUCCESS ||
-          n != out->size()) {
+          n != out_size) {
         return InvalidData("corrupt BROTLI page");
       }
       return Status::Ok();

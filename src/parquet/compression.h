@@ -26,5 +26,8 @@ bool CodecSupported(Codec codec);
 Status Compress(Codec codec, std::string_view input, int level, std::string* out);
 // Replaces `*out` with exactly `uncompressed_size` bytes.
 Status Decompress(Codec codec, std::string_view input, int64_t uncompressed_size, std::string* out);
+// Writes exactly `size` bytes to out[0, size) (caller memory, not zeroed
+// first), or fails; on failure out's contents are unspecified.
+Status DecompressInto(Codec codec, std::string_view input, char* out, int64_t size);
 
 }  // namespace hoglake::parquet

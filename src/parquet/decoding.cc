@@ -37,7 +37,7 @@ void PhysicalValues::Reset(PhysicalType t, int32_t type_length) {
 }
 
 void PhysicalValues::AppendByteArray(std::string_view v) {
-  bytes.append(v);
+  bytes.append(v.data(), v.size());
   offsets.push_back(static_cast<uint32_t>(bytes.size()));
   ++count;
 }
@@ -68,6 +68,24 @@ uint32_t LoadLe32(const uint8_t* p) {
   return v;
 }
 
+// PLAIN BYTE_ARRAY values one by one, checking the 2 GiB total per value.
+Status DecodePlainByteArraysChecked(const uint8_t* data, int64_t size, int64_t count,
+                                    PhysicalValues* out) {
+  int64_t pos = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    if (size - pos < 4) return InvalidData("PLAIN BYTE_ARRAY length runs past the page");
+    const int64_t n = LoadLe32(data + pos);
+    pos += 4;
+    if (n > size - pos)
+      return InvalidData("PLAIN BYTE_ARRAY value of ", n, " bytes runs past the page");
+    HOGLAKE_RETURN_IF_ERROR(CheckByteTotal(*out, n));
+    out->AppendByteArray(
+        std::string_view(reinterpret_cast<const char*>(data + pos), static_cast<size_t>(n)));
+    pos += n;
+  }
+  return Status::Ok();
+}
+
 Status DecodePlain(const uint8_t* data, int64_t size, int64_t count, PhysicalValues* out) {
   if (out->type == PhysicalType::kBoolean) {
     if ((count + 7) / 8 > size) return InvalidData("PLAIN booleans run past the page");
@@ -79,20 +97,45 @@ Status DecodePlain(const uint8_t* data, int64_t size, int64_t count, PhysicalVal
     return Status::Ok();
   }
   if (out->is_byte_array()) {
+    if (static_cast<int64_t>(out->bytes.size()) + size >= kMaxByteArrayTotal) {
+      return DecodePlainByteArraysChecked(data, size, count, out);
+    }
+    // The values take at most `size` bytes: grow once, then write through
+    // raw pointers.
+    const size_t first = out->offsets.size();
+    out->offsets.resize_uninitialized(first + static_cast<size_t>(std::min(count, size / 4)));
+    const size_t base = out->bytes.size();
+    out->bytes.reserve(base + static_cast<size_t>(size) + 16);
+    uint32_t* offsets = out->offsets.data() + first;
+    char* bytes = out->bytes.data();
+    uint32_t end = static_cast<uint32_t>(base);
     int64_t pos = 0;
-    out->offsets.reserve(out->offsets.size() + static_cast<size_t>(std::min(count, size / 4)));
-    out->bytes.reserve(out->bytes.size() + static_cast<size_t>(size));
-    for (int64_t i = 0; i < count; ++i) {
-      if (size - pos < 4) return InvalidData("PLAIN BYTE_ARRAY length runs past the page");
+    int64_t i = 0;
+    for (; i < count; ++i) {
+      if (size - pos < 4) break;
       const int64_t n = LoadLe32(data + pos);
       pos += 4;
-      if (n > size - pos)
+      if (n > size - pos) {
+        out->offsets.resize_uninitialized(first + static_cast<size_t>(i));
+        out->bytes.resize_uninitialized(end);
+        out->count += i;
         return InvalidData("PLAIN BYTE_ARRAY value of ", n, " bytes runs past the page");
-      HOGLAKE_RETURN_IF_ERROR(CheckByteTotal(*out, n));
-      out->AppendByteArray(
-          std::string_view(reinterpret_cast<const char*>(data + pos), static_cast<size_t>(n)));
+      }
+      // Short values: one fixed 16-byte move (the output has 16 bytes of
+      // slack, see the reserve above) instead of a variable-length memcpy.
+      if (n <= 16 && size - pos >= 16) {
+        std::memcpy(bytes + end, data + pos, 16);
+      } else {
+        std::memcpy(bytes + end, data + pos, static_cast<size_t>(n));
+      }
+      end += static_cast<uint32_t>(n);
+      offsets[i] = end;
       pos += n;
     }
+    out->offsets.resize_uninitialized(first + static_cast<size_t>(i));
+    out->bytes.resize_uninitialized(end);
+    out->count += i;
+    if (i < count) return InvalidData("PLAIN BYTE_ARRAY length runs past the page");
     return Status::Ok();
   }
   const int64_t width = out->width;
@@ -111,12 +154,46 @@ bool GatherFixed(const PhysicalValues& dictionary, const uint32_t* indices, int6
   const T* dict = reinterpret_cast<const T*>(dictionary.fixed.data());
   const uint32_t size = static_cast<uint32_t>(dictionary.count);
   T* dst = reinterpret_cast<T*>(out);
+  uint32_t bad = 0;
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t idx = indices[i];
-    if (idx >= size) return false;
-    std::memcpy(dst + i, dict + idx, sizeof(T));
+    bad |= idx >= size;
+    std::memcpy(dst + i, dict + (idx < size ? idx : 0), sizeof(T));
   }
-  return true;
+  return bad == 0;
+}
+
+// Appends the dictionary strings named by `indices` (all in range). Values
+// of up to 16 bytes are copied 16 bytes at a time when both buffers have
+// that much room (the dictionary keeps 16 bytes of slack, see below).
+Status GatherByteArrays(const PhysicalValues& dictionary, const uint32_t* indices, int64_t n,
+                        PhysicalValues* out) {
+  const uint32_t* doff = dictionary.offsets.data();
+  int64_t total = 0;
+  for (int64_t i = 0; i < n; ++i) total += doff[indices[i] + 1] - doff[indices[i]];
+  HOGLAKE_RETURN_IF_ERROR(CheckByteTotal(*out, total));
+  const size_t first = out->offsets.size();
+  out->offsets.resize_uninitialized(first + static_cast<size_t>(n));
+  const size_t base = out->bytes.size();
+  out->bytes.reserve(base + static_cast<size_t>(total) + 16);
+  const bool wide_ok = dictionary.bytes.capacity() >= dictionary.bytes.size() + 16;
+  const char* src = dictionary.bytes.data();
+  char* dst = out->bytes.data();
+  uint32_t* offsets = out->offsets.data() + first;
+  uint32_t end = static_cast<uint32_t>(base);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t b = doff[indices[i]], len = doff[indices[i] + 1] - b;
+    if (len <= 16 && wide_ok) {
+      std::memcpy(dst + end, src + b, 16);
+    } else {
+      std::memcpy(dst + end, src + b, len);
+    }
+    end += len;
+    offsets[i] = end;
+  }
+  out->bytes.resize_uninitialized(end);
+  out->count += n;
+  return Status::Ok();
 }
 
 Status DecodeDictionaryIndices(const uint8_t* data, int64_t size, int64_t count,
@@ -127,16 +204,17 @@ Status DecodeDictionaryIndices(const uint8_t* data, int64_t size, int64_t count,
   const int width = data[0];
   if (width > 32) return InvalidData("dictionary index bit width ", width, " above 32");
   RleDecoder decoder(data + 1, size - 1, width);
-  std::vector<uint32_t> indices;
+  thread_local PodBuffer<uint32_t> indices;
   const int64_t w = out->width;
+  const uint32_t dict_size = static_cast<uint32_t>(dictionary->count);
   int64_t done = 0;
   while (done < count) {
     const int64_t step = std::min<int64_t>(count - done, 1 << 16);
-    indices.resize(static_cast<size_t>(step));
+    indices.resize_uninitialized(static_cast<size_t>(step));
     HOGLAKE_RETURN_IF_ERROR(decoder.Decode(step, indices.data()));
     if (!out->is_byte_array() && (w == 4 || w == 8)) {
       const size_t at = out->fixed.size();
-      out->fixed.resize(at + static_cast<size_t>(step * w));
+      out->fixed.resize_uninitialized(at + static_cast<size_t>(step * w));
       const bool ok =
           w == 4 ? GatherFixed<uint32_t>(*dictionary, indices.data(), step, out->fixed.data() + at)
                  : GatherFixed<uint64_t>(*dictionary, indices.data(), step, out->fixed.data() + at);
@@ -145,18 +223,18 @@ Status DecodeDictionaryIndices(const uint8_t* data, int64_t size, int64_t count,
         done += step;
         continue;
       }
-      out->fixed.resize(at);  // report the bad index below
+      out->fixed.resize_uninitialized(at);  // report the bad index below
     }
-    for (uint32_t idx : indices) {
-      if (idx >= static_cast<uint64_t>(dictionary->count)) {
-        return InvalidData("dictionary index ", idx, " out of range (dictionary has ",
-                           dictionary->count, " values)");
-      }
-      if (out->is_byte_array()) {
-        HOGLAKE_RETURN_IF_ERROR(
-            CheckByteTotal(*out, dictionary->offsets[idx + 1] - dictionary->offsets[idx]));
-      }
-      out->AppendFrom(*dictionary, idx);
+    uint32_t max_index = 0;
+    for (int64_t i = 0; i < step; ++i) max_index = std::max(max_index, indices[i]);
+    if (max_index >= dict_size) {
+      return InvalidData("dictionary index ", max_index, " out of range (dictionary has ",
+                         dictionary->count, " values)");
+    }
+    if (out->is_byte_array()) {
+      HOGLAKE_RETURN_IF_ERROR(GatherByteArrays(*dictionary, indices.data(), step, out));
+    } else {
+      for (int64_t i = 0; i < step; ++i) out->AppendFrom(*dictionary, indices[i]);
     }
     done += step;
   }

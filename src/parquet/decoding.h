@@ -19,6 +19,7 @@
 
 #include "common/status.h"
 #include "parquet/metadata.h"
+#include "parquet/pod_buffer.h"
 
 namespace hoglake::parquet {
 
@@ -26,18 +27,17 @@ struct PhysicalValues {
   PhysicalType type = PhysicalType::kBoolean;
   int32_t width = 0;  // bytes per value for fixed-width types (BOOLEAN: 1 byte 0/1)
   int64_t count = 0;
-  std::string fixed;              // fixed-width values, count * width bytes
-  std::vector<uint32_t> offsets;  // BYTE_ARRAY: count + 1 offsets into `bytes`
-  std::string bytes;
+  PodBuffer<char> fixed;        // fixed-width values, count * width bytes
+  PodBuffer<uint32_t> offsets;  // BYTE_ARRAY: count + 1 offsets into `bytes`
+  PodBuffer<char> bytes;        // BYTE_ARRAY: the values, back to back
 
   void Reset(PhysicalType t, int32_t type_length);
   bool is_byte_array() const { return type == PhysicalType::kByteArray; }
   std::string_view ByteArray(int64_t i) const {
-    return std::string_view(bytes).substr(offsets[i], offsets[i + 1] - offsets[i]);
+    return std::string_view(bytes.data() + offsets[i], offsets[i + 1] - offsets[i]);
   }
   std::string_view Fixed(int64_t i) const {
-    return std::string_view(fixed).substr(static_cast<size_t>(i * width),
-                                          static_cast<size_t>(width));
+    return std::string_view(fixed.data() + i * width, static_cast<size_t>(width));
   }
   // Appends value i of `other` (same type).
   void AppendFrom(const PhysicalValues& other, int64_t i);

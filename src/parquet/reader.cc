@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "parquet/assemble.h"
+#include "parquet/parallel.h"
 #include "parquet/schema.h"
 
 namespace hoglake::parquet {
@@ -20,16 +22,19 @@ class Source {
  public:
   virtual ~Source() = default;
   virtual int64_t size() const = 0;
-  // The bytes [offset, offset + length); the view stays valid until the next
-  // call. The caller checks the range.
-  virtual Result<std::string_view> Read(int64_t offset, int64_t length) = 0;
+  // The bytes [offset, offset + length), read into `*scratch` if they are
+  // not in memory already; the view stays valid until `*scratch` changes.
+  // The caller checks the range. Safe to call from several threads with
+  // different scratch buffers.
+  virtual Result<std::string_view> Read(int64_t offset, int64_t length,
+                                        PodBuffer<char>* scratch) = 0;
 };
 
 class BufferSource : public Source {
  public:
   explicit BufferSource(std::shared_ptr<const std::string> bytes) : bytes_(std::move(bytes)) {}
   int64_t size() const override { return static_cast<int64_t>(bytes_->size()); }
-  Result<std::string_view> Read(int64_t offset, int64_t length) override {
+  Result<std::string_view> Read(int64_t offset, int64_t length, PodBuffer<char>*) override {
     return std::string_view(*bytes_).substr(static_cast<size_t>(offset),
                                             static_cast<size_t>(length));
   }
@@ -44,25 +49,24 @@ class FileSource : public Source {
       : fd_(fd), size_(size), path_(std::move(path)) {}
   ~FileSource() override { ::close(fd_); }
   int64_t size() const override { return size_; }
-  Result<std::string_view> Read(int64_t offset, int64_t length) override {
-    buffer_.resize(static_cast<size_t>(length));
+  Result<std::string_view> Read(int64_t offset, int64_t length, PodBuffer<char>* scratch) override {
+    scratch->resize_uninitialized(static_cast<size_t>(length));
     int64_t done = 0;
     while (done < length) {
-      const ssize_t n = ::pread(fd_, buffer_.data() + done, static_cast<size_t>(length - done),
+      const ssize_t n = ::pread(fd_, scratch->data() + done, static_cast<size_t>(length - done),
                                 static_cast<off_t>(offset + done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return IoError("reading ", path_, ": ", std::strerror(errno));
       if (n == 0) return IoError("reading ", path_, ": file shrank while reading");
       done += n;
     }
-    return std::string_view(buffer_);
+    return scratch->view();
   }
 
  private:
   int fd_;
   int64_t size_;
   std::string path_;
-  std::string buffer_;
 };
 
 }  // namespace
@@ -77,14 +81,22 @@ struct ParquetReader::Impl {
   columnar::SchemaPtr projected;
   std::vector<int> row_groups;
   size_t next_row_group = 0;
-  std::string page_buffer;  // decompressed pages, reused
+  int threads = 1;
+  // Per ParallelFor slot: the chunk's bytes and its decompressed pages.
+  struct Scratch {
+    PodBuffer<char> chunk;
+    PageBuffer pages;
+  };
+  std::vector<Scratch> scratch;
 
   Status Open() {
     const int64_t size = source->size();
     if (size < 12) return InvalidData("file of ", size, " bytes is too small to be Parquet");
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view head, source->Read(0, 4));
+    scratch.resize(static_cast<size_t>(threads));
+    PodBuffer<char>* buffer = &scratch[0].chunk;
+    HOGLAKE_ASSIGN_OR_RETURN(std::string_view head, source->Read(0, 4, buffer));
     if (head != "PAR1") return InvalidData("not a Parquet file: bad leading magic");
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail, source->Read(size - 8, 8));
+    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail, source->Read(size - 8, 8, buffer));
     if (tail.substr(4) == "PARE")
       return NotImplemented("encrypted Parquet footers are not supported");
     if (tail.substr(4) != "PAR1") return InvalidData("not a Parquet file: bad trailing magic");
@@ -100,7 +112,7 @@ struct ParquetReader::Impl {
                          options.max_footer_bytes);
     }
     HOGLAKE_ASSIGN_OR_RETURN(std::string_view footer,
-                             source->Read(size - 8 - footer_size, footer_size));
+                             source->Read(size - 8 - footer_size, footer_size, buffer));
     auto parsed = ParseFileMetaData(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
     if (!parsed.ok()) return InvalidData("bad Parquet footer: ", parsed.error().message);
     metadata = std::move(*parsed);
@@ -168,6 +180,28 @@ struct ParquetReader::Impl {
     projected = s;
   }
 
+  // Reads and assembles top-level column `c` of `group` using `slot`'s
+  // scratch; `leaves` has an entry per leaf, of which only c's are touched.
+  Result<columnar::ArrayPtr> ReadColumn(const RowGroup& group, int c, Scratch& slot,
+                                        std::vector<LeafData>& leaves) {
+    const SchemaNode& node = schema->columns[c];
+    for (int l = node.leaf_begin; l < node.leaf_end; ++l) {
+      const ColumnMetaData& m = *group.columns[l].meta_data;
+      HOGLAKE_ASSIGN_OR_RETURN(std::string_view bytes,
+                               source->Read(ChunkStart(m), m.total_compressed_size, &slot.chunk));
+      HOGLAKE_RETURN_IF_ERROR(
+          ReadColumnChunk(schema->leaves[l], m, bytes, options.limits, &leaves[l], &slot.pages));
+    }
+    HOGLAKE_ASSIGN_OR_RETURN(columnar::ArrayPtr array,
+                             AssembleColumn(node, schema->leaves, leaves));
+    if (array->length != group.num_rows) {
+      return InvalidData("column '", node.field.name, "' has ", array->length,
+                         " rows in a row group of ", group.num_rows);
+    }
+    for (int l = node.leaf_begin; l < node.leaf_end; ++l) leaves[l] = LeafData{};
+    return array;
+  }
+
   Result<RecordBatch> Read(int index) {
     if (index < 0 || index >= static_cast<int>(metadata.row_groups.size())) {
       return InvalidArgument("row group ", index, " does not exist (the file has ",
@@ -175,24 +209,29 @@ struct ParquetReader::Impl {
     }
     const RowGroup& group = metadata.row_groups[index];
     std::vector<LeafData> leaves(schema->leaves.size());
+    const size_t n = selected.size();
+    std::vector<Result<columnar::ArrayPtr>> columns(n, columnar::ArrayPtr());
+    // Largest columns first, so the last one to finish is a small one.
+    std::vector<size_t> order(n);
+    std::vector<int64_t> cost(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      order[i] = i;
+      const SchemaNode& node = schema->columns[selected[i]];
+      for (int l = node.leaf_begin; l < node.leaf_end; ++l)
+        cost[i] += group.columns[l].meta_data->total_uncompressed_size;
+    }
+    if (threads > 1) {
+      std::stable_sort(order.begin(), order.end(),
+                       [&](size_t a, size_t b) { return cost[a] > cost[b]; });
+    }
+    ParallelFor(static_cast<int64_t>(n), threads, [&](int64_t t, int slot) {
+      const size_t i = order[static_cast<size_t>(t)];
+      columns[i] = ReadColumn(group, selected[i], scratch[static_cast<size_t>(slot)], leaves);
+    });
     RecordBatch batch{projected, group.num_rows, {}};
-    for (int c : selected) {
-      const SchemaNode& node = schema->columns[c];
-      for (int l = node.leaf_begin; l < node.leaf_end; ++l) {
-        const ColumnMetaData& m = *group.columns[l].meta_data;
-        HOGLAKE_ASSIGN_OR_RETURN(std::string_view bytes,
-                                 source->Read(ChunkStart(m), m.total_compressed_size));
-        HOGLAKE_RETURN_IF_ERROR(
-            ReadColumnChunk(schema->leaves[l], m, bytes, options.limits, &leaves[l], &page_buffer));
-      }
-      HOGLAKE_ASSIGN_OR_RETURN(columnar::ArrayPtr array,
-                               AssembleColumn(node, schema->leaves, leaves));
-      if (array->length != group.num_rows) {
-        return InvalidData("column '", node.field.name, "' has ", array->length,
-                           " rows in a row group of ", group.num_rows);
-      }
-      batch.columns.push_back(std::move(array));
-      for (int l = node.leaf_begin; l < node.leaf_end; ++l) leaves[l] = LeafData{};
+    for (auto& column : columns) {
+      if (!column.ok()) return column.error();
+      batch.columns.push_back(std::move(*column));
     }
     return batch;
   }
@@ -213,6 +252,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenFile(const std::string
   auto impl = std::make_unique<Impl>();
   impl->source = std::make_unique<FileSource>(fd, static_cast<int64_t>(st.st_size), path);
   impl->options = options;
+  impl->threads = ResolveThreads(options.threads);
   Status status = impl->Open();
   if (!status.ok()) return Error{status.error().code, path + ": " + status.error().message};
   return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
@@ -224,6 +264,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenBuffer(
   auto impl = std::make_unique<Impl>();
   impl->source = std::make_unique<BufferSource>(std::move(bytes));
   impl->options = options;
+  impl->threads = ResolveThreads(options.threads);
   HOGLAKE_RETURN_IF_ERROR(impl->Open());
   return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
 }

@@ -14,6 +14,10 @@
 // Projection keeps top-level columns, chosen by name or by field id, in the
 // order given. Reads go through pread() on a file (only the selected chunks
 // of one row group are in memory at a time) or view a caller's buffer.
+// The selected columns of a row group are read and decoded concurrently on
+// up to ReaderOptions::threads threads (one column per task, largest first);
+// the calling thread takes part and the call returns the finished batch. A
+// reader is still used from one thread at a time.
 // Decoding limits (ReaderLimits) bound what a corrupt file can make us
 // allocate.
 #pragma once
@@ -33,6 +37,10 @@ namespace hoglake::parquet {
 struct ReaderOptions {
   ReaderLimits limits;
   int64_t max_footer_bytes = int64_t{64} << 20;
+  // Column chunks of a row group decoded at once: 0 = hardware concurrency
+  // (capped, parallel.h), 1 = everything on the calling thread. The batches
+  // are the same either way.
+  int threads = 0;
 };
 
 class ParquetReader {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace hoglake::parquet {
 
@@ -146,6 +147,47 @@ Error LevelTooHigh(uint32_t v, uint32_t max_level) {
 
 }  // namespace
 
+namespace {
+
+// Unpacks `groups` groups of 8 W-bit values from `in` (W bytes per group;
+// up to 8 bytes past the last group may be read). Returns false when a
+// value exceeds `limit` (all values are written regardless).
+template <int W, typename T>
+bool UnpackGroupsW(const uint8_t* in, int64_t groups, T* out, uint32_t limit) {
+  constexpr uint64_t kMask = W == 32 ? 0xFFFFFFFFull : (uint64_t{1} << W) - 1;
+  uint32_t max = 0;
+  for (int64_t g = 0; g < groups; ++g, in += W, out += 8) {
+    for (int i = 0; i < 8; ++i) {
+      const int bit = i * W;
+      uint64_t word;
+      std::memcpy(&word, in + bit / 8, 8);
+      const uint32_t v = static_cast<uint32_t>((word >> (bit % 8)) & kMask);
+      max = std::max(max, v);
+      out[i] = static_cast<T>(v);
+    }
+  }
+  return max <= limit;
+}
+
+template <typename T, int... W>
+bool UnpackDispatch(const uint8_t* in, int64_t groups, int width, T* out, uint32_t limit,
+                    std::integer_sequence<int, W...>) {
+  bool ok = true;
+  ((width == W + 1 ? (ok = UnpackGroupsW<W + 1>(in, groups, out, limit), true) : false) || ...);
+  return ok;
+}
+
+template <typename T>
+bool UnpackGroups(const uint8_t* in, int64_t groups, int width, T* out, uint32_t limit) {
+  if (width == 0) {
+    std::fill(out, out + groups * 8, T{0});
+    return true;
+  }
+  return UnpackDispatch(in, groups, width, out, limit, std::make_integer_sequence<int, 32>());
+}
+
+}  // namespace
+
 template <typename T>
 Status RleDecoder::DecodeInto(int64_t count, T* out, uint32_t limit) {
   if (bit_width_ < 0 || bit_width_ > 32) return InvalidData("bit width ", bit_width_, " above 32");
@@ -154,12 +196,37 @@ Status RleDecoder::DecodeInto(int64_t count, T* out, uint32_t limit) {
     if (run_left_ == 0) HOGLAKE_RETURN_IF_ERROR(NextRun());
     const int64_t n = std::min(count, run_left_);
     if (literal_) {
-      for (int64_t k = 0; k < n; ++k, ++literal_index_) {
+      int64_t k = 0;
+      // Whole groups of 8 values whose bytes lie well inside the run: a
+      // bit-width-specialized unpack (levels still checked against limit).
+      if ((literal_index_ & 7) == 0 && n >= 8) {
+        const int64_t bytes_left = literal_end_ - literal_bits_ - (literal_index_ / 8) * bit_width_;
+        // Each group reads up to bit_width_ + 8 bytes from its start.
+        const int64_t safe_groups =
+            std::min<int64_t>(n / 8, (bytes_left - 8) / std::max(bit_width_, 1));
+        if (safe_groups > 0) {
+          const uint8_t* in = literal_bits_ + (literal_index_ / 8) * bit_width_;
+          if (!UnpackGroups(in, safe_groups, bit_width_, out, limit)) {
+            // Find the offending value for the message.
+            for (int64_t j = 0; j < safe_groups * 8; ++j) {
+              if (static_cast<uint32_t>(out[j]) > limit) return LevelTooHigh(out[j], limit);
+            }
+          }
+          k = safe_groups * 8;
+          out += k;
+          literal_index_ += k;
+        }
+      }
+      for (; k < n; ++k, ++literal_index_) {
         const int64_t bit = literal_index_ * bit_width_;
         const uint8_t* p = literal_bits_ + (bit >> 3);
         uint64_t word = 0;
         const int64_t avail = literal_end_ - p;
-        if (avail > 0) std::memcpy(&word, p, static_cast<size_t>(std::min<int64_t>(avail, 8)));
+        if (avail >= 8) [[likely]] {
+          std::memcpy(&word, p, 8);
+        } else if (avail > 0) {
+          std::memcpy(&word, p, static_cast<size_t>(avail));
+        }
         const uint32_t v = static_cast<uint32_t>((word >> (bit & 7)) & mask);
         if (v > limit) [[unlikely]]
           return LevelTooHigh(v, limit);
@@ -174,6 +241,11 @@ Status RleDecoder::DecodeInto(int64_t count, T* out, uint32_t limit) {
     count -= n;
   }
   return Status::Ok();
+}
+
+bool RleDecoder::StartsWithRun(int64_t count, uint32_t value) {
+  if (bit_width_ < 0 || bit_width_ > 32 || run_left_ != 0 || !NextRun().ok()) return false;
+  return !literal_ && run_left_ >= count && run_value_ == value;
 }
 
 Status RleDecoder::Decode(int64_t count, uint32_t* out) {

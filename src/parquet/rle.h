@@ -51,6 +51,10 @@ class RleDecoder {
   // Same for 16-bit levels; values above max_level are refused.
   Status DecodeLevels(int64_t count, int16_t max_level, std::vector<int16_t>* out);
   Status DecodeLevels(int64_t count, int16_t max_level, int16_t* out);
+  // True when the next run is an RLE run of at least `count` copies of
+  // `value` (e.g. a page's definition levels when nothing is null). Reads
+  // the run header; use on a fresh decoder, not before Decode.
+  bool StartsWithRun(int64_t count, uint32_t value);
 
  private:
   Status NextRun();

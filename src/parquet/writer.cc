@@ -7,6 +7,8 @@
 
 #include "columnar/validate.h"
 #include "parquet/compression.h"
+#include "parquet/decoding.h"
+#include "parquet/parallel.h"
 #include "parquet/schema.h"
 #include "parquet/shred.h"
 
@@ -80,6 +82,49 @@ struct ParquetWriter::Impl {
   int64_t group_rows = 0;
   FileMetaData metadata;
   bool closed = false;
+  int threads = 1;
+  bool flat = true;  // every top-level column is a leaf
+
+  // Physical value bytes of rows [offset, offset + length) of top-level leaf
+  // column c, or -1 when not known cheaply.
+  int64_t ValueBytes(int c, const columnar::ArrayData& a, int64_t offset, int64_t length) const {
+    const LeafColumn& leaf = schema->leaves[schema->columns[c].leaf_begin];
+    if (leaf.physical == PhysicalType::kByteArray) {
+      if (!a.type->is_binary_like()) return -1;
+      const int32_t* offsets = a.offsets();
+      return offsets[offset + length] - offsets[offset];
+    }
+    return static_cast<int64_t>(PhysicalWidth(leaf.physical, leaf.type_length)) * length;
+  }
+
+  // Rows [row, row + length) of `batch` go to the column writers
+  // concurrently (one task per column) when the row-group size check,
+  // which the sequential path makes every kRowsPerStep rows, provably
+  // cannot fire before the last of them: then the result is the same.
+  // Returns false (nothing done) otherwise.
+  Result<bool> TryParallelSegment(const columnar::RecordBatch& batch, int64_t row, int64_t length) {
+    if (threads <= 1 || !flat || length <= kRowsPerStep) return false;
+    const int columns = batch.num_columns();
+    std::vector<int64_t> cost(static_cast<size_t>(columns));
+    int64_t bound = 0;
+    for (int c = 0; c < columns; ++c) {
+      const int64_t bytes = ValueBytes(c, *batch.columns[c], row, length);
+      if (bytes < 0) return false;
+      cost[c] = bytes;
+      bound += writers[schema->columns[c].leaf_begin]->BufferedBytesBound(length, bytes);
+    }
+    if (bound >= options.max_row_group_bytes) return false;
+    std::vector<int> order(static_cast<size_t>(columns));
+    for (int c = 0; c < columns; ++c) order[c] = c;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return cost[a] > cost[b]; });
+    std::vector<Status> status(static_cast<size_t>(columns));
+    ParallelFor(columns, threads, [&](int64_t t, int) {
+      const int c = order[static_cast<size_t>(t)];
+      status[c] = ShredColumn(schema->columns[c], *batch.columns[c], row, length, writers);
+    });
+    for (const Status& st : status) HOGLAKE_RETURN_IF_ERROR(st);
+    return true;
+  }
 
   void StartRowGroup() {
     writers.clear();
@@ -102,10 +147,19 @@ struct ParquetWriter::Impl {
     group.file_offset = sink->position();
     group.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     int64_t compressed = 0;
-    for (auto& w : writers) {
-      ColumnMetaData meta;
-      std::string_view dictionary_page, data_pages;
-      HOGLAKE_RETURN_IF_ERROR(w->Finish(&meta, &dictionary_page, &data_pages));
+    // Closing a chunk compresses its last data page and its dictionary
+    // page: done for all chunks concurrently, then written in order.
+    const size_t n = writers.size();
+    std::vector<ColumnMetaData> metas(n);
+    std::vector<std::string_view> dictionary_pages(n), data_page_runs(n);
+    std::vector<Status> status(n);
+    ParallelFor(static_cast<int64_t>(n), threads, [&](int64_t i, int) {
+      status[i] = writers[i]->Finish(&metas[i], &dictionary_pages[i], &data_page_runs[i]);
+    });
+    for (const Status& st : status) HOGLAKE_RETURN_IF_ERROR(st);
+    for (size_t i = 0; i < n; ++i) {
+      ColumnMetaData& meta = metas[i];
+      const std::string_view dictionary_page = dictionary_pages[i], data_pages = data_page_runs[i];
       const int64_t base = sink->position();
       meta.data_page_offset += base;
       if (meta.dictionary_page_offset) *meta.dictionary_page_offset += base;
@@ -151,6 +205,9 @@ Result<std::unique_ptr<ParquetWriter::Impl>> MakeImpl(std::unique_ptr<Sink> sink
       ColumnWriterOptions{options.codec,          options.compression_level,
                           options.dictionary,     options.dictionary_page_size_limit,
                           options.data_page_size, options.max_page_rows};
+  impl->threads = ResolveThreads(options.threads);
+  for (const SchemaNode& node : impl->schema->columns)
+    impl->flat = impl->flat && node.kind == SchemaNode::Kind::kLeaf;
   impl->metadata.version = 2;
   impl->metadata.schema = impl->schema->elements;
   impl->StartRowGroup();
@@ -195,11 +252,17 @@ Status ParquetWriter::WriteBatch(const columnar::RecordBatch& batch) {
   HOGLAKE_RETURN_IF_ERROR(columnar::ValidateBatch(batch));
   int64_t row = 0;
   while (row < batch.num_rows) {
-    const int64_t n = std::min<int64_t>(
-        {batch.num_rows - row, kRowsPerStep, s.options.max_row_group_rows - s.group_rows});
-    for (int c = 0; c < batch.num_columns(); ++c) {
-      HOGLAKE_RETURN_IF_ERROR(
-          ShredColumn(s.schema->columns[c], *batch.columns[c], row, n, s.writers));
+    // Up to the next forced row-group end, all columns at once if that
+    // provably gives the same file; otherwise a step at a time.
+    const int64_t segment =
+        std::min<int64_t>(batch.num_rows - row, s.options.max_row_group_rows - s.group_rows);
+    HOGLAKE_ASSIGN_OR_RETURN(const bool whole, s.TryParallelSegment(batch, row, segment));
+    const int64_t n = whole ? segment : std::min<int64_t>(segment, kRowsPerStep);
+    if (!whole) {
+      for (int c = 0; c < batch.num_columns(); ++c) {
+        HOGLAKE_RETURN_IF_ERROR(
+            ShredColumn(s.schema->columns[c], *batch.columns[c], row, n, s.writers));
+      }
     }
     row += n;
     s.group_rows += n;

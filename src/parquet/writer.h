@@ -16,6 +16,13 @@
 // rows), so memory stays around one row group. A batch whose schema differs
 // from the writer's is refused (InvalidArgument), as is one that fails
 // columnar::ValidateBatch. After an error the writer should be abandoned.
+//
+// With several threads (WriterOptions::threads), the columns of a batch are
+// encoded and compressed concurrently, one task per column, whenever the
+// row-group byte limit provably cannot be reached before the batch or the
+// row group ends (always, for realistic limits); chunks are also finished
+// concurrently. Columns with nested types keep the one-thread path. Bytes
+// are written to the sink from the calling thread, in order.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +44,10 @@ struct WriterOptions {
   int64_t max_page_rows = 20000;
   int64_t max_row_group_rows = 1 << 20;
   int64_t max_row_group_bytes = int64_t{128} << 20;
+  // Threads encoding and compressing the column chunks of a row group:
+  // 0 = hardware concurrency (capped, parallel.h), 1 = all on the calling
+  // thread. The file is byte-for-byte the same for any value.
+  int threads = 0;
   // Extra footer key/value metadata (e.g. application tags).
   columnar::KeyValueMetadata key_value_metadata;
 };

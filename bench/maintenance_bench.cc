@@ -379,6 +379,11 @@ int main(int argc, char** argv) {
   int64_t expired = 0, queued = 0, calls = 0, floor = 0;
   std::vector<double> call_ms;
   double expiry_seconds = 0;
+  // The backlog: from the first call to the end of the call that queued the
+  // N-th seeded file (its floor passed the truncate, so all N snapshots are
+  // gone); the calls after it chase the foreground's own snapshots.
+  double backlog_seconds = 0;
+  int64_t backlog_expired = 0, backlog_calls = 0;
   {
     std::atomic<bool> stop{false};
     std::thread fg([&] { RunForeground(url, catalog, root_uri, root_dir, fg_seq, stop, during); });
@@ -393,6 +398,11 @@ int main(int argc, char** argv) {
       expired += e;
       queued += r["data_files_queued"].GetInt64();
       floor = r["new_earliest_snapshot_id"].GetInt64();
+      if (backlog_calls == 0 && queued >= n) {
+        backlog_seconds = Seconds(t0);
+        backlog_expired = expired;
+        backlog_calls = calls;
+      }
       if (e == 0) break;
     }
     expiry_seconds = Seconds(t0);
@@ -403,6 +413,12 @@ int main(int argc, char** argv) {
   Emit("expiry", "snapshots_expired", static_cast<double>(expired), "count");
   Emit("expiry", "snapshots_per_second", static_cast<double>(expired) / expiry_seconds,
        "snapshots/s", static_cast<double>(expired) / expiry_seconds / 14462.0);
+  if (backlog_calls > 0) {
+    Emit("expiry", "backlog_snapshots_per_second",
+         static_cast<double>(backlog_expired) / backlog_seconds, "snapshots/s");
+    Emit("expiry", "backlog_seconds", backlog_seconds, "s");
+    Emit("expiry", "backlog_calls", static_cast<double>(backlog_calls), "count");
+  }
   Emit("expiry", "data_files_queued", static_cast<double>(queued), "count");
   Emit("expiry", "files_queued_per_second", static_cast<double>(queued) / expiry_seconds, "files/s",
        static_cast<double>(queued) / expiry_seconds / 14885.0);

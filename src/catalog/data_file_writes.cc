@@ -122,9 +122,10 @@ Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
     }
   }
   if (file_ids.empty()) return Status::Ok();
-  // One statement for the file rows, their stats and their partition values:
-  // the foreign keys of the latter two are checked at the end of the
-  // statement, when the file rows exist.
+  // One statement for the file rows, their stats and their partition values
+  // (no foreign key ties the latter two to the file rows since V11: the two
+  // places that delete file rows delete their children with them, see
+  // file_children.h).
   return conn
       .ExecPrepared(
           "WITH f AS (INSERT INTO hog_data_file (catalog_id, begin_snapshot, data_file_id, "

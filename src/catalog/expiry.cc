@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "catalog/catalog_service.h"
+#include "catalog/file_children.h"
 #include "catalog/maintenance_ledger.h"
 #include "catalog/offset_lineage.h"
 #include "common/clock.h"
@@ -147,17 +148,26 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     const int64_t earliest = floor.GetInt64(0, 0);
     if (earliest <= 0) return Status::Ok();
     while (true) {
+      // A page per transaction: its file rows and queue rows in one
+      // statement, then their stats and partition values set-based (V11: no
+      // per-row cascade). The page is deleted by TID, with no other qual on
+      // the outer DELETE so the plan is a TID scan whatever the statistics
+      // say (not a join or an index walk over every ended row). The TIDs
+      // come from this statement's snapshot, so each names the row version
+      // picked; the only concurrent writer of an ended row (the hydrator)
+      // never changes catalog_id or end_snapshot.
+      HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
       HOGLAKE_ASSIGN_OR_RETURN(
           PgResult page,
-          conn->Exec("WITH picked AS (SELECT ctid FROM hog_data_file WHERE catalog_id = $1 AND "
-                     "end_snapshot <= $2 "
-                     "LIMIT $3), gone AS (DELETE FROM hog_data_file d USING picked WHERE d.ctid = "
-                     "picked.ctid "
-                     "AND d.end_snapshot <= $2 RETURNING d.path) "
-                     "INSERT INTO hog_file_removal (catalog_id, path, file_kind, reason) "
-                     "SELECT $1, path, 'data', 'snapshot_expiry' FROM gone",
+          conn->Exec(StrCat("WITH gone AS (DELETE FROM hog_data_file d WHERE d.ctid = ANY(ARRAY("
+                            "SELECT ctid FROM hog_data_file WHERE catalog_id = $1 AND "
+                            "end_snapshot <= $2 LIMIT $3)) RETURNING d.data_file_id, d.path)",
+                            QueueGoneFilesSql("snapshot_expiry")),
                      {catalog_id, std::to_string(earliest), std::to_string(kPurgePage)}));
-      const int64_t queued = page.affected_rows();
+      const int64_t queued = page.GetInt64(0, 1);
+      if (queued > 0)
+        HOGLAKE_RETURN_IF_ERROR(DeleteFileChildren(*conn, catalog_id, page.GetString(0, 0)));
+      HOGLAKE_RETURN_IF_ERROR(txn.Commit());
       result.data_files_queued += queued;
       ++result.purge_pages;
       if (queued < kPurgePage) break;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "catalog/catalog_service.h"
+#include "catalog/file_children.h"
 #include "catalog/maintenance_ledger.h"
 #include "common/clock.h"
 #include "common/json_writer.h"
@@ -118,25 +119,32 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
       return Status::Ok();  // the scope rolls back
     }
     // No DV rows exist in this schema (DVs are not implemented), so only
-    // data-file rows are retired; their stats/partition rows cascade.
+    // data-file rows are retired (deleted by TID, queued in the same
+    // statement; no other qual on the outer DELETE, so the plan stays a TID
+    // scan; commits, the only writers of end_snapshot, wait on the commit
+    // lock held here), then their stats and partition values, set-based, in the
+    // same transaction (V11: no cascade).
     Result<PgResult> retired = conn->Exec(
-        "WITH victims AS (SELECT data_file_id FROM hog_data_file WHERE catalog_id = $1 AND "
-        "table_id = $2 AND end_snapshot IS NULL ORDER BY begin_snapshot LIMIT $3), "
-        "gone AS (DELETE FROM hog_data_file d USING victims v WHERE d.catalog_id = $1 AND "
-        "d.data_file_id = v.data_file_id AND d.end_snapshot IS NULL RETURNING d.path) "
-        "INSERT INTO hog_file_removal (catalog_id, path, file_kind, reason) "
-        "SELECT $1, path, 'data', 'table_drop_gc' FROM gone",
+        StrCat("WITH gone AS (DELETE FROM hog_data_file d WHERE d.ctid = ANY(ARRAY(SELECT ctid "
+               "FROM hog_data_file WHERE catalog_id = $1 AND table_id = $2 AND end_snapshot IS "
+               "NULL ORDER BY begin_snapshot LIMIT $3)) RETURNING d.data_file_id, d.path)",
+               QueueGoneFilesSql("table_drop_gc")),
         {catalog_id, table_id, std::to_string(options.batch)});
-    if (!retired.ok()) {
-      if (!IsStatementTimeout(retired.error())) return retired.error();
+    Status children = Status::Ok();
+    if (retired.ok() && retired->GetInt64(0, 1) > 0) {
+      children = DeleteFileChildren(*conn, catalog_id, retired->GetString(0, 0));
+    }
+    if (!retired.ok() || !children.ok()) {
+      const Error& error = retired.ok() ? children.error() : retired.error();
+      if (!IsStatementTimeout(error)) return error;
       ++result.timeouts;  // ends this table for the run, same size next time
       *done = true;
       return Status::Ok();
     }
     HOGLAKE_RETURN_IF_ERROR(scope->CommitWithoutSnapshot());
     ++result.batches;
-    result.rows_retired += retired->affected_rows();
-    *done = retired->affected_rows() < options.batch;
+    result.rows_retired += retired->GetInt64(0, 1);
+    *done = retired->GetInt64(0, 1) < options.batch;
     return Status::Ok();
   };
 

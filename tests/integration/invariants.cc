@@ -112,6 +112,21 @@ void ExpectRemovalBookkeeping(PgSession& pg, const std::string& catalog,
            "WHERE u.catalog_id = q.catalog_id AND u.path = q.path AND u.state = 'active'))")) {
     ADD_FAILURE() << catalog << ": queued for removal while still referenced: " << path;
   }
+  ExpectNoOrphanFileChildren(pg, catalog);
+}
+
+void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog) {
+  const std::string id = CatalogIdSql(catalog);
+  for (const char* child : {"hog_file_column_stats", "hog_file_partition_value"}) {
+    const std::vector<std::string> orphans = pg.Column(
+        std::string("SELECT DISTINCT c.data_file_id::text FROM ") + child +
+        " c WHERE c.catalog_id = " + id +
+        " AND NOT EXISTS (SELECT 1 FROM hog_data_file d WHERE d.catalog_id = c.catalog_id AND "
+        "d.data_file_id = c.data_file_id)");
+    for (const std::string& file : orphans) {
+      ADD_FAILURE() << catalog << ": " << child << " rows outlive data file " << file;
+    }
+  }
 }
 
 bool LocalObjectExists(const std::string& uri) {

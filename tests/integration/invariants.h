@@ -33,9 +33,13 @@ void ExpectFileRowObjectsExist(PgSession& pg, const std::string& catalog,
 // Every path in `registered` (paths once committed) is still named by a file
 // row or by a removal-queue row: a path with neither has been forgotten and
 // its object would leak. No undrained queue row names a path a file row or an
-// active upload claim still holds.
+// active upload claim still holds. Includes ExpectNoOrphanFileChildren.
 void ExpectRemovalBookkeeping(PgSession& pg, const std::string& catalog,
                               const std::set<std::string>& registered);
+
+// No column-stats or partition-value row outlives its data-file row (file-row
+// deletes remove them explicitly: V11 dropped the cascades).
+void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog);
 
 // For file:// paths: whether the object exists on disk.
 bool LocalObjectExists(const std::string& uri);

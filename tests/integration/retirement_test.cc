@@ -64,7 +64,8 @@ TEST(RetirementTest, RetiresOnlyTablesDroppedBelowTheFloor) {
     ApiResponse r = call("POST", c + "/commit",
                          R"({"appends":[{"namespace":"ns","table":")" + table +
                              R"(","files":[{"path":"file://)" + lake + "/" + file +
-                             R"(","record_count":2,"file_size_bytes":13}]}]})");
+                             R"(","record_count":2,"file_size_bytes":13,"column_stats":[)"
+                             R"({"field_id":1,"value_count":2,"null_count":0}]}]}]})");
     EXPECT_EQ(r.status, 200) << r.body;
   };
   for (const char* table : {"gone", "live", "late"}) {
@@ -118,6 +119,10 @@ TEST(RetirementTest, RetiresOnlyTablesDroppedBelowTheFloor) {
                    "hog_data_file d WHERE d.catalog_id = s.catalog_id AND d.data_file_id = "
                    "s.data_file_id)"),
             0);
+  ExpectNoOrphanFileChildren(pg, "lake");
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_column_stats WHERE catalog_id = " + catalog_id),
+            3)
+      << "the live and late tables' files keep their stats";
   EXPECT_EQ(live_rows("live"), 2) << "a live table's files are untouched";
   EXPECT_EQ(live_rows("late"), 1) << "a table dropped above the floor is untouched";
   EXPECT_EQ(queued("late"), 0);

@@ -38,18 +38,7 @@ void WriteFile(const FileRegistration& f, JsonWriter& w) {
     for (const auto* s : stats) WriteStats(*s, w);
     w.EndArray();
   }
-  if (f.partition_values) {
-    w.Key("partition_values");
-    w.BeginArray();
-    for (const auto& v : *f.partition_values) {
-      if (v) {
-        w.String(*v);
-      } else {
-        w.Null();
-      }
-    }
-    w.EndArray();
-  }
+  w.OptionalField("partition_values", f.partition_values);
   if (f.split_offsets) {
     w.Key("split_offsets");
     w.BeginArray();

@@ -227,18 +227,7 @@ std::string FilesJson(const std::vector<FileRegistration>& files) {
       }
       w.EndArray();
     }
-    if (f.partition_values) {
-      w.Key("partition_values");
-      w.BeginArray();
-      for (const auto& v : *f.partition_values) {
-        if (v) {
-          w.String(*v);
-        } else {
-          w.Null();
-        }
-      }
-      w.EndArray();
-    }
+    w.OptionalField("partition_values", f.partition_values);
     if (f.split_offsets) {
       w.Key("split_offsets");
       w.BeginArray();

@@ -247,12 +247,7 @@ void RegisterDataCommands(CLI::App& app, CommandContext& context) {
           w.Field("path", std::string_view(file.path));
           w.Field("record_count", file.record_count);
           w.Field("file_size_bytes", file.file_size_bytes);
-          if (file.partition_values) {
-            w.Key("partition_values");
-            w.BeginArray();
-            for (const auto& v : *file.partition_values) v ? w.String(*v) : w.Null();
-            w.EndArray();
-          }
+          w.OptionalField("partition_values", file.partition_values);
           w.EndObject();
         }
         w.EndArray();

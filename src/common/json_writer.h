@@ -65,6 +65,16 @@ class JsonWriter {
     Key(key);
     Bool(value);
   }
+  // key: [..] of strings, JSON null for each nullopt; omitted when `values`
+  // is itself nullopt (e.g. a partition tuple).
+  void OptionalField(std::string_view key,
+                     const std::optional<std::vector<std::optional<std::string>>>& values) {
+    if (!values) return;
+    Key(key);
+    BeginArray();
+    for (const auto& v : *values) v ? String(*v) : Null();
+    EndArray();
+  }
   void OptionalField(std::string_view key, const std::optional<std::string>& value) {
     if (value) Field(key, std::string_view(*value));
   }

@@ -37,18 +37,7 @@ void WriteDataFile(const catalog::DataFileInfo& f, JsonWriter& w) {
   w.Field("stats_state", std::string_view(f.stats_state));
   w.Field("begin_snapshot", f.begin_snapshot);
   w.OptionalField("spec_id", f.spec_id);
-  if (f.partition_values) {
-    w.Key("partition_values");
-    w.BeginArray();
-    for (const auto& v : *f.partition_values) {
-      if (v) {
-        w.String(*v);
-      } else {
-        w.Null();
-      }
-    }
-    w.EndArray();
-  }
+  w.OptionalField("partition_values", f.partition_values);
   w.Field("explicit_row_ids", f.explicit_row_ids);
   if (f.ordering_bounds) {
     const catalog::OrderingBounds& b = *f.ordering_bounds;

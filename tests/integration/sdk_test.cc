@@ -370,7 +370,8 @@ TEST(SdkTest, HandBuiltCommitThenReadsOffsetsAndMaintenance) {
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   Result<client::ExpiryResult> expired = catalog.Expire();
   ASSERT_TRUE(expired.ok()) << expired.error().ToString();
-  EXPECT_GT(expired->snapshots_expired, 0);
+  // The shared server's background loop (every 60 s) may have expired them
+  // just before this call; either way the floor is now past the append.
   EXPECT_GT(expired->new_earliest_snapshot_id, appended);
   Result<client::CleanupResult> cleaned = catalog.Cleanup(100);
   ASSERT_TRUE(cleaned.ok()) << cleaned.error().ToString();

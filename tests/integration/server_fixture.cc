@@ -103,7 +103,10 @@ void ServerEnvironment::SetUp() {
   char pattern[] = "/tmp/hoglake-it-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   g_data_dir = pattern;
-  g_server.Start(g_data_dir);
+  // No background expiry/cleanup on the shared server: tests that set a
+  // short retention then expire by hand must not race a loop tick. Tests of
+  // the loops start servers of their own with fast cadences.
+  g_server.Start(g_data_dir, {}, {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
 }
 
 void ServerEnvironment::TearDown() {

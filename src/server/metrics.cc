@@ -13,13 +13,6 @@ constexpr double kBounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 constexpr double kLockWaitBounds[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                       0.5,   1,     2.5,  5,     10,   30,  60};
 
-void Observe(std::vector<uint64_t>& buckets, const double* bounds, size_t n, double seconds) {
-  if (buckets.empty()) buckets.assign(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (seconds <= bounds[i]) ++buckets[i];
-  }
-}
-
 std::string Escape(const std::string& value) {
   std::string out;
   for (char c : value) {
@@ -59,6 +52,30 @@ std::string Render(const MetricLabels& labels) {
 
 }  // namespace
 
+void Metrics::Histogram::Observe(std::span<const double> bounds, double seconds) {
+  if (buckets.empty()) buckets.assign(bounds.size(), 0);
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    if (seconds <= bounds[i]) ++buckets[i];
+  }
+  ++count;
+  sum += seconds;
+}
+
+void Metrics::Histogram::Render(std::string_view name, std::string_view labels,
+                                std::span<const double> bounds, std::string* out) const {
+  const std::string n(name);
+  const std::string prefix = labels.empty() ? "" : std::string(labels) + ",";
+  const std::string own = labels.empty() ? "" : "{" + std::string(labels) + "}";
+  for (size_t i = 0; i < bounds.size(); ++i) {
+    const uint64_t hits = buckets.empty() ? 0 : buckets[i];
+    *out += n + "_bucket{" + prefix + "le=\"" + Number(bounds[i]) + "\"} " + std::to_string(hits) +
+            "\n";
+  }
+  *out += n + "_bucket{" + prefix + "le=\"+Inf\"} " + std::to_string(count) + "\n";
+  *out += n + "_sum" + own + " " + Number(sum) + "\n";
+  *out += n + "_count" + own + " " + std::to_string(count) + "\n";
+}
+
 void Metrics::AddToCounter(const std::string& name, const std::string& help,
                            const MetricLabels& labels, uint64_t delta) {
   if (delta == 0) return;
@@ -79,28 +96,18 @@ void Metrics::RecordRequest(const std::string& route, const std::string& method,
                             double seconds) {
   std::lock_guard lock(mutex_);
   ++requests_[{route, method, status}];
-  Histogram& h = durations_[{route, method}];
-  if (h.buckets.empty()) h.buckets.assign(std::size(kBounds), 0);
-  for (size_t i = 0; i < std::size(kBounds); ++i) {
-    if (seconds <= kBounds[i]) ++h.buckets[i];
-  }
-  ++h.count;
-  h.sum += seconds;
+  durations_[{route, method}].Observe(kBounds, seconds);
 }
 
 void Metrics::RecordCommitLockWait(double seconds, bool timed_out) {
   std::lock_guard lock(mutex_);
-  Observe(lock_waits_.buckets, kLockWaitBounds, std::size(kLockWaitBounds), seconds);
-  ++lock_waits_.count;
-  lock_waits_.sum += seconds;
+  lock_waits_.Observe(kLockWaitBounds, seconds);
   if (timed_out) ++queue_timeouts_;
 }
 
 void Metrics::RecordRequestQueueWait(double seconds) {
   std::lock_guard lock(mutex_);
-  Observe(queue_waits_.buckets, kLockWaitBounds, std::size(kLockWaitBounds), seconds);
-  ++queue_waits_.count;
-  queue_waits_.sum += seconds;
+  queue_waits_.Observe(kLockWaitBounds, seconds);
 }
 
 void Metrics::RecordRequestShed() {
@@ -127,15 +134,7 @@ std::string Metrics::RenderPrometheus() const {
   out += "# TYPE hoglake_http_request_duration_seconds histogram\n";
   for (const auto& [key, h] : durations_) {
     const std::string labels = "route=\"" + Escape(key.first) + "\",method=\"" + key.second + "\"";
-    for (size_t i = 0; i < std::size(kBounds); ++i) {
-      out += "hoglake_http_request_duration_seconds_bucket{" + labels + ",le=\"" +
-             Number(kBounds[i]) + "\"} " + std::to_string(h.buckets[i]) + "\n";
-    }
-    out += "hoglake_http_request_duration_seconds_bucket{" + labels + ",le=\"+Inf\"} " +
-           std::to_string(h.count) + "\n";
-    out += "hoglake_http_request_duration_seconds_sum{" + labels + "} " + Number(h.sum) + "\n";
-    out += "hoglake_http_request_duration_seconds_count{" + labels + "} " +
-           std::to_string(h.count) + "\n";
+    h.Render("hoglake_http_request_duration_seconds", labels, kBounds, &out);
   }
   out += "# HELP hoglake_commits_total Successful catalog commits by kind.\n";
   out += "# TYPE hoglake_commits_total counter\n";
@@ -144,29 +143,13 @@ std::string Metrics::RenderPrometheus() const {
   }
   out += "# HELP hoglake_commit_lock_wait_seconds Wait for a catalog commit lock.\n";
   out += "# TYPE hoglake_commit_lock_wait_seconds histogram\n";
-  for (size_t i = 0; i < std::size(kLockWaitBounds); ++i) {
-    const uint64_t n = lock_waits_.buckets.empty() ? 0 : lock_waits_.buckets[i];
-    out += "hoglake_commit_lock_wait_seconds_bucket{le=\"" + Number(kLockWaitBounds[i]) + "\"} " +
-           std::to_string(n) + "\n";
-  }
-  out += "hoglake_commit_lock_wait_seconds_bucket{le=\"+Inf\"} " +
-         std::to_string(lock_waits_.count) + "\n";
-  out += "hoglake_commit_lock_wait_seconds_sum " + Number(lock_waits_.sum) + "\n";
-  out += "hoglake_commit_lock_wait_seconds_count " + std::to_string(lock_waits_.count) + "\n";
+  lock_waits_.Render("hoglake_commit_lock_wait_seconds", "", kLockWaitBounds, &out);
   out += "# HELP hoglake_commit_queue_timeouts_total Commit-lock waits that timed out.\n";
   out += "# TYPE hoglake_commit_queue_timeouts_total counter\n";
   out += "hoglake_commit_queue_timeouts_total " + std::to_string(queue_timeouts_) + "\n";
   out += "# HELP hoglake_request_queue_wait_seconds Wait for a handler thread.\n";
   out += "# TYPE hoglake_request_queue_wait_seconds histogram\n";
-  for (size_t i = 0; i < std::size(kLockWaitBounds); ++i) {
-    const uint64_t n = queue_waits_.buckets.empty() ? 0 : queue_waits_.buckets[i];
-    out += "hoglake_request_queue_wait_seconds_bucket{le=\"" + Number(kLockWaitBounds[i]) + "\"} " +
-           std::to_string(n) + "\n";
-  }
-  out += "hoglake_request_queue_wait_seconds_bucket{le=\"+Inf\"} " +
-         std::to_string(queue_waits_.count) + "\n";
-  out += "hoglake_request_queue_wait_seconds_sum " + Number(queue_waits_.sum) + "\n";
-  out += "hoglake_request_queue_wait_seconds_count " + std::to_string(queue_waits_.count) + "\n";
+  queue_waits_.Render("hoglake_request_queue_wait_seconds", "", kLockWaitBounds, &out);
   out += "# HELP hoglake_requests_shed_total Requests refused (503) for waiting too long.\n";
   out += "# TYPE hoglake_requests_shed_total counter\n";
   out += "hoglake_requests_shed_total " + std::to_string(requests_shed_) + "\n";

@@ -24,7 +24,9 @@
 
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -59,6 +61,11 @@ class Metrics {
     std::vector<uint64_t> buckets;  // cumulative counts per bound
     uint64_t count = 0;
     double sum = 0;
+
+    void Observe(std::span<const double> bounds, double seconds);
+    // Appends `name`_bucket/_sum/_count lines; `labels` is "" or `k="v",…`.
+    void Render(std::string_view name, std::string_view labels, std::span<const double> bounds,
+                std::string* out) const;
   };
   mutable std::mutex mutex_;
   std::map<std::tuple<std::string, std::string, int>, uint64_t> requests_;

@@ -1,28 +1,14 @@
 #include "catalog/maintenance_loop.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <utility>
 #include <vector>
 
 #include "catalog/advisory_locks.h"
+#include "common/env.h"
 #include "common/log.h"
 
 namespace hoglake::catalog {
-
-namespace {
-
-// A positive interval from the environment; `fallback` when unset or blank,
-// 0 (off) when not a positive integer.
-int64_t IntervalFromEnv(const char* name, int64_t fallback) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(value, &end, 10);
-  return (end != nullptr && *end == '\0' && parsed > 0) ? parsed : 0;
-}
-
-}  // namespace
 
 MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms,
                                  int64_t retirement_interval_ms, Hydrator* hydrator,

@@ -1,24 +1,16 @@
 #include "server/metrics_sampler.h"
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "catalog/health_sample.h"
 #include "common/clock.h"
+#include "common/env.h"
 #include "common/log.h"
 
 namespace hoglake::server {
 
 namespace {
-
-int64_t IntervalFromEnv() {
-  const char* value = std::getenv("HOGLAKE_METRICS_SAMPLE_INTERVAL_MS");
-  if (value == nullptr || *value == '\0') return 15000;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(value, &end, 10);
-  return (end != nullptr && *end == '\0' && parsed > 0) ? parsed : 0;
-}
 
 std::vector<GaugeSample> ToGauges(const std::vector<catalog::CatalogHealthSample>& samples) {
   std::vector<GaugeSample> out;
@@ -85,7 +77,8 @@ std::vector<GaugeSample> ToGauges(const std::vector<catalog::CatalogHealthSample
 MetricsSampler::MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms)
     : pool_(pool),
       metrics_(metrics),
-      interval_ms_(interval_ms < 0 ? IntervalFromEnv() : interval_ms) {}
+      interval_ms_(interval_ms < 0 ? IntervalFromEnv("HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", 15000)
+                                   : interval_ms) {}
 
 MetricsSampler::~MetricsSampler() { Stop(); }
 

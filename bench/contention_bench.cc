@@ -23,7 +23,7 @@
 //        UPDATE hog_table_stats (row-id allocation, record/byte totals);
 //        INSERT hog_snapshot; INSERT hog_snapshot_change
 //        ('table_inserted_into'); INSERT 10 hog_data_file rows; INSERT 10
-//        hog_file_column_stats rows; COMMIT
+//        hog_file_stats rows (each file's one column, packed); COMMIT
 //    into the real catalog tables (same indexes, same foreign keys), but into
 //    separate scratch catalogs created through the API for the purpose (so
 //    the lock key is the scratch catalog's, and the server's own catalogs are
@@ -85,6 +85,8 @@
 #include <vector>
 
 #include "bench_server.h"
+#include "catalog/packed_stats.h"
+#include "common/encoding.h"
 
 namespace {
 
@@ -165,6 +167,18 @@ std::string CommitBody(const std::string& catalog, const std::string& table, int
         R"({"field_id":1,"value_count":1000,"null_count":0,"lower_bound":"AQAAAAAAAAA=","upper_bound":"6AMAAAAAAAA="}]})";
   }
   return out + "]}]}";
+}
+
+// The packed stats row (packed_stats.h) of one file of CommitBody: field 1,
+// kRowsPerFile values, no nulls, bounds 1 and 1000 (int64 little-endian).
+std::string PackedFileStatsHex() {
+  hoglake::catalog::ColumnStatsInput s;
+  s.field_id = 1;
+  s.value_count = kRowsPerFile;
+  s.null_count = 0;
+  s.lower_bound = std::string("\x01\0\0\0\0\0\0\0", 8);
+  s.upper_bound = std::string("\xe8\x03\0\0\0\0\0\0", 8);
+  return hoglake::HexEncode(hoglake::catalog::PackColumnStats({s}));
 }
 
 double Percentile(std::vector<double> v, double p) {
@@ -499,13 +513,11 @@ std::vector<std::string> FloorStatements(const std::string& catalog_name, int64_
           ", 'provided' FROM hog_catalog c, hog_table_stats s, unnest(" + paths +
           ") WITH ORDINALITY AS u(p, i) WHERE c.catalog_id = " + c + " AND s.catalog_id = " + c +
           " AND s.table_id = " + t,
-      "INSERT INTO hog_file_column_stats (catalog_id, data_file_id, field_id, value_count, "
-      "null_count, lower_bound, upper_bound) "
+      "INSERT INTO hog_file_stats (catalog_id, data_file_id, stats) "
       "SELECT c.catalog_id, c.next_file_id - " +
-          n + " + g, 1, " + std::to_string(kRowsPerFile) +
-          ", 0, '\\x0100000000000000'::bytea, '\\xe803000000000000'::bytea "
-          "FROM hog_catalog c, generate_series(0, " +
-          std::to_string(kFilesPerCommit - 1) + ") AS g WHERE c.catalog_id = " + c,
+          n + " + g, '\\x" + PackedFileStatsHex() +
+          "'::bytea FROM hog_catalog c, generate_series(0, " + std::to_string(kFilesPerCommit - 1) +
+          ") AS g WHERE c.catalog_id = " + c,
       "COMMIT",
   };
 }

@@ -38,9 +38,10 @@
 //
 // Reference (same run, same PostgreSQL): the floor of a plan — one libpq
 // connection, a READ ONLY REPEATABLE READ transaction running the two SELECTs
-// the catalog needs (the file rows at the head snapshot, and the stats rows
-// of those files with bounds hex-encoded, as the server selects them), all
-// rows received into client memory, nothing decoded or encoded. ratio =
+// the catalog needs (the file rows at the head snapshot, and the packed stats
+// row of each of those files, in binary, as the server selects them), all
+// rows received into client memory and each packed row walked entry by entry
+// (PackedStatsReader, counting the entries asked for), nothing encoded. ratio =
 // ours p50 ÷ reference p50 (how much the server adds on top of reading the
 // rows from PostgreSQL).
 //
@@ -72,11 +73,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench_server.h"
+#include "catalog/packed_stats.h"
 
 namespace {
 
@@ -258,11 +261,13 @@ struct Pg {
     if (PQstatus(conn) != CONNECTION_OK) Die(std::string("libpq: ") + PQerrorMessage(conn));
   }
   ~Pg() { PQfinish(conn); }
-  PGresult* Exec(const std::string& sql, const std::vector<std::string>& params = {}) {
+  // result_format: 0 text, 1 binary.
+  PGresult* Exec(const std::string& sql, const std::vector<std::string>& params = {},
+                 int result_format = 0) {
     std::vector<const char*> values;
     for (const auto& p : params) values.push_back(p.c_str());
     PGresult* r = PQexecParams(conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
-                               values.data(), nullptr, nullptr, 0);
+                               values.data(), nullptr, nullptr, result_format);
     const auto status = PQresultStatus(r);
     if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK)
       Die("SQL failed: " + std::string(PQresultErrorMessage(r)) + " in " + sql);
@@ -277,7 +282,7 @@ struct Pg {
   }
 };
 
-// One reference plan: returns rows received (files + stats rows).
+// One reference plan: returns rows received plus stats entries unpacked.
 // `fields` narrows the stats rows ("{1,4}" as an integer[] literal; empty =
 // all fields).
 int64_t ReferencePlan(Pg& pg, const std::string& catalog_id, const std::string& table_id,
@@ -299,18 +304,24 @@ int64_t ReferencePlan(Pg& pg, const std::string& catalog_id, const std::string& 
   int64_t rows = PQntuples(files);
   PQclear(files);
   if (stats) {
-    std::vector<std::string> stat_params = params;
-    if (!fields.empty()) stat_params.push_back(fields);
-    PGresult* s =
-        pg.Exec(std::string("SELECT s.data_file_id, s.field_id, s.value_count, s.null_count, "
-                            "s.nan_count, s.size_bytes, encode(s.lower_bound, 'hex'), "
-                            "encode(s.upper_bound, 'hex') FROM hog_data_file f JOIN "
-                            "hog_file_column_stats s USING (catalog_id, data_file_id) WHERE ") +
-                    visible + " AND f.stats_state = 'provided'" +
-                    (fields.empty() ? "" : " AND s.field_id = ANY($4::integer[])") +
-                    " ORDER BY s.data_file_id, s.field_id",
-                stat_params);
-    rows += PQntuples(s);
+    std::set<int32_t> wanted;  // empty = all
+    if (!fields.empty()) {
+      std::stringstream in(fields.substr(1, fields.size() - 2));
+      for (std::string f; std::getline(in, f, ',');) wanted.insert(std::stoi(f));
+    }
+    PGresult* s = pg.Exec(std::string("SELECT s.data_file_id, s.stats FROM hog_data_file f JOIN "
+                                      "hog_file_stats s USING (catalog_id, data_file_id) WHERE ") +
+                              visible + " AND f.stats_state = 'provided'" +
+                              " ORDER BY f.row_id_start, f.data_file_id",
+                          params, 1);
+    for (int i = 0; i < PQntuples(s); ++i) {
+      hoglake::catalog::PackedStatsReader reader(
+          std::string_view(PQgetvalue(s, i, 1), PQgetlength(s, i, 1)));
+      for (hoglake::catalog::PackedStat e; reader.Next(&e);) {
+        rows += wanted.empty() || wanted.contains(e.field_id);
+      }
+      if (!reader.status().ok()) Die(reader.status().error().message);
+    }
     PQclear(s);
   }
   PQclear(pg.Exec("COMMIT"));

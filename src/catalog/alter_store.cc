@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "catalog/packed_stats.h"
 #include "catalog/table_store.h"
 #include "common/encoding.h"
 #include "iceberg/bounds.h"
@@ -161,51 +162,61 @@ Status WriteSortSpec(PgConnection& conn, const std::vector<PgParam>& key,
       .status();
 }
 
-std::optional<std::string> PromotedHex(iceberg::ColumnType from, iceberg::ColumnType to,
-                                       const PgResult& r, int row, int col) {
-  if (r.IsNull(row, col)) return std::nullopt;
-  Result<std::string> bytes = HexDecode(r.GetText(row, col));
-  if (!bytes.ok()) return std::nullopt;
-  Result<std::string> promoted = iceberg::PromoteBound(from, to, *bytes);
+// `bytes` promoted from `from` to `to`; nullopt (no bound) if it cannot be.
+std::optional<std::string> Promoted(iceberg::ColumnType from, iceberg::ColumnType to,
+                                    std::string_view bytes) {
+  Result<std::string> promoted = iceberg::PromoteBound(from, to, std::string(bytes));
   if (!promoted.ok()) return std::nullopt;
-  return HexEncode(*promoted);
+  return std::move(*promoted);
 }
 
-// Re-encodes the bounds of one promoted column on the table's live files,
-// keyset-paged by data_file_id.
+// Re-encodes the bounds of one promoted column in the packed statistics of
+// the table's live files, keyset-paged by data_file_id.
 Status RewriteBounds(PgConnection& conn, const AlterTarget& t, int32_t field_id,
                      iceberg::ColumnType from, iceberg::ColumnType to) {
   const std::string catalog = std::to_string(t.catalog_id);
-  const std::string field = std::to_string(field_id);
   int64_t after = -1;
   while (true) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult page,
-        conn.Exec("SELECT s.data_file_id, encode(s.lower_bound, 'hex'), "
-                  "encode(s.upper_bound, 'hex') FROM hog_file_column_stats s "
-                  "JOIN hog_data_file d ON d.catalog_id = s.catalog_id AND d.data_file_id = "
-                  "s.data_file_id "
-                  "WHERE s.catalog_id = $1 AND s.field_id = $2 AND d.table_id = $3 "
-                  "AND d.end_snapshot IS NULL AND s.data_file_id > $4 "
-                  "AND (s.lower_bound IS NOT NULL OR s.upper_bound IS NOT NULL) "
-                  "ORDER BY s.data_file_id LIMIT $5",
-                  {catalog, field, std::to_string(t.table_id), std::to_string(after),
-                   std::to_string(kBoundBatch)}));
+        PgResult page, conn.ExecBinary("SELECT s.data_file_id, s.stats FROM hog_file_stats s "
+                                       "JOIN hog_data_file d ON d.catalog_id = s.catalog_id AND "
+                                       "d.data_file_id = s.data_file_id "
+                                       "WHERE s.catalog_id = $1 AND d.table_id = $2 "
+                                       "AND d.end_snapshot IS NULL AND s.data_file_id > $3 "
+                                       "ORDER BY s.data_file_id LIMIT $4",
+                                       {catalog, std::to_string(t.table_id), std::to_string(after),
+                                        std::to_string(kBoundBatch)}));
     if (page.rows() == 0) return Status::Ok();
     std::vector<int64_t> files;
-    std::vector<std::optional<std::string>> lower, upper;
+    std::vector<std::optional<std::string>> packed;
     for (int i = 0; i < page.rows(); ++i) {
-      files.push_back(page.GetInt64(i, 0));
-      lower.push_back(PromotedHex(from, to, page, i, 1));
-      upper.push_back(PromotedHex(from, to, page, i, 2));
+      std::vector<PackedStat> entries;
+      std::optional<std::string> lower, upper;  // the promoted bounds entries point to
+      bool touched = false;
+      PackedStatsReader reader(page.GetText(i, 1));
+      for (PackedStat s; reader.Next(&s);) {
+        if (s.field_id == field_id && (s.lower_bound || s.upper_bound)) {
+          touched = true;
+          if (s.lower_bound) lower = Promoted(from, to, *s.lower_bound);
+          if (s.upper_bound) upper = Promoted(from, to, *s.upper_bound);
+          s.lower_bound = lower ? std::optional<std::string_view>(*lower) : std::nullopt;
+          s.upper_bound = upper ? std::optional<std::string_view>(*upper) : std::nullopt;
+        }
+        entries.push_back(s);
+      }
+      HOGLAKE_RETURN_IF_ERROR(reader.status());
+      if (!touched) continue;
+      files.push_back(page.GetBinaryInt64(i, 0));
+      packed.emplace_back(HexEncode(PackColumnStats(entries)));
     }
-    HOGLAKE_RETURN_IF_ERROR(
-        conn.Exec("UPDATE hog_file_column_stats s SET lower_bound = decode(u.lo, 'hex'), "
-                  "upper_bound = decode(u.hi, 'hex') "
-                  "FROM unnest($3::bigint[], $4::text[], $5::text[]) AS u(f, lo, hi) "
-                  "WHERE s.catalog_id = $1 AND s.field_id = $2 AND s.data_file_id = u.f",
-                  {catalog, field, PgIntArray(files), PgTextArray(lower), PgTextArray(upper)}));
-    after = files.back();
+    if (!files.empty()) {
+      HOGLAKE_RETURN_IF_ERROR(
+          conn.Exec("UPDATE hog_file_stats s SET stats = decode(u.s, 'hex') "
+                    "FROM unnest($2::bigint[], $3::text[]) AS u(f, s) "
+                    "WHERE s.catalog_id = $1 AND s.data_file_id = u.f",
+                    {catalog, PgIntArray(files), PgTextArray(packed)}));
+    }
+    after = page.GetBinaryInt64(page.rows() - 1, 0);
     if (page.rows() < kBoundBatch) return Status::Ok();
   }
 }

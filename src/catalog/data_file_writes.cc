@@ -3,6 +3,7 @@
 #include <climits>
 #include <map>
 
+#include "catalog/packed_stats.h"
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
@@ -10,10 +11,6 @@ namespace {
 
 std::optional<std::string> OptionalNumber(const std::optional<int64_t>& value) {
   return value ? std::optional<std::string>(std::to_string(*value)) : std::nullopt;
-}
-
-std::optional<std::string> OptionalHex(const std::optional<std::string>& bytes) {
-  return bytes ? std::optional<std::string>(HexEncode(*bytes)) : std::nullopt;
 }
 
 }  // namespace
@@ -80,8 +77,8 @@ Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
   int64_t next_file_id = first_file_id ? *first_file_id : starts.GetInt64(0, 2);
   std::vector<int64_t> file_ids, table_ids, records, sizes, row_starts;
   std::vector<std::optional<std::string>> paths, footers, states, spec_ids, splits;
-  std::vector<int64_t> stat_file, stat_field, stat_values, stat_nulls;
-  std::vector<std::optional<std::string>> stat_nans, stat_sizes, stat_lower, stat_upper;
+  std::vector<int64_t> stat_file;
+  std::vector<std::optional<std::string>> stat_packed;
   std::vector<int64_t> pv_file, pv_key;
   std::vector<std::optional<std::string>> pv_value;
   for (const FileBatch& batch : batches) {
@@ -100,17 +97,9 @@ Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
       splits.push_back(f.split_offsets ? std::optional<std::string>(PgIntArray(*f.split_offsets))
                                        : std::nullopt);
       row_id += f.record_count;
-      if (f.column_stats) {
-        for (const ColumnStatsInput& s : *f.column_stats) {
-          stat_file.push_back(id);
-          stat_field.push_back(s.field_id);
-          stat_values.push_back(s.value_count);
-          stat_nulls.push_back(s.null_count);
-          stat_nans.push_back(OptionalNumber(s.nan_count));
-          stat_sizes.push_back(OptionalNumber(s.size_bytes));
-          stat_lower.push_back(OptionalHex(s.lower_bound));
-          stat_upper.push_back(OptionalHex(s.upper_bound));
-        }
+      if (f.column_stats && !f.column_stats->empty()) {
+        stat_file.push_back(id);
+        stat_packed.emplace_back(HexEncode(PackColumnStats(*f.column_stats)));
       }
       if (f.partition_values) {
         for (size_t k = 0; k < f.partition_values->size(); ++k) {
@@ -136,37 +125,16 @@ Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
           "FROM unnest($3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[], "
           "$8::text[], $9::bigint[], $10::text[], $11::text[], $12::text[]) "
           "AS u(id, t, p, r, s, f, rs, st, sp, so)), "
-          "c AS (INSERT INTO hog_file_column_stats (catalog_id, data_file_id, field_id, "
-          "value_count, null_count, nan_count, size_bytes, lower_bound, upper_bound) "
-          "SELECT $1, u.f, u.id, u.v, u.n, u.nan::bigint, u.sz::bigint, decode(u.lo, 'hex'), "
-          "decode(u.hi, 'hex') "
-          "FROM unnest($13::bigint[], $14::integer[], $15::bigint[], $16::bigint[], $17::text[], "
-          "$18::text[], $19::text[], $20::text[]) AS u(f, id, v, n, nan, sz, lo, hi)) "
+          "c AS (INSERT INTO hog_file_stats (catalog_id, data_file_id, stats) "
+          "SELECT $1, u.f, decode(u.s, 'hex') FROM unnest($13::bigint[], $14::text[]) "
+          "AS u(f, s)) "
           "INSERT INTO hog_file_partition_value (catalog_id, data_file_id, key_index, value) "
-          "SELECT $1, u.f, u.k, u.v FROM unnest($21::bigint[], $22::integer[], $23::text[]) "
+          "SELECT $1, u.f, u.k, u.v FROM unnest($15::bigint[], $16::integer[], $17::text[]) "
           "AS u(f, k, v)",
-          {catalog,
-           std::to_string(snapshot),
-           PgIntArray(file_ids),
-           PgIntArray(table_ids),
-           PgTextArray(paths),
-           PgIntArray(records),
-           PgIntArray(sizes),
-           PgTextArray(footers),
-           PgIntArray(row_starts),
-           PgTextArray(states),
-           PgTextArray(spec_ids),
-           PgTextArray(splits),
-           PgIntArray(stat_file),
-           PgIntArray(stat_field),
-           PgIntArray(stat_values),
-           PgIntArray(stat_nulls),
-           PgTextArray(stat_nans),
-           PgTextArray(stat_sizes),
-           PgTextArray(stat_lower),
-           PgTextArray(stat_upper),
-           PgIntArray(pv_file),
-           PgIntArray(pv_key),
+          {catalog, std::to_string(snapshot), PgIntArray(file_ids), PgIntArray(table_ids),
+           PgTextArray(paths), PgIntArray(records), PgIntArray(sizes), PgTextArray(footers),
+           PgIntArray(row_starts), PgTextArray(states), PgTextArray(spec_ids), PgTextArray(splits),
+           PgIntArray(stat_file), PgTextArray(stat_packed), PgIntArray(pv_file), PgIntArray(pv_key),
            PgTextArray(pv_value)})
       .status();
 }

@@ -1,5 +1,5 @@
-// Deleting data-file rows together with their column-stats and
-// partition-value rows (V11 dropped the cascading foreign keys; the expiry
+// Deleting data-file rows together with their column-stats (hog_file_stats)
+// and partition-value rows (V11 dropped the cascading foreign keys; the expiry
 // purge and table retirement delete the children themselves).
 #pragma once
 
@@ -33,7 +33,7 @@ inline Status DeleteFileChildren(PgConnection& conn, const std::string& catalog_
                                  const std::string& ids) {
   return conn
       .Exec(
-          "WITH s AS (DELETE FROM hog_file_column_stats WHERE catalog_id = $1 AND "
+          "WITH s AS (DELETE FROM hog_file_stats WHERE catalog_id = $1 AND "
           "data_file_id = ANY($2::bigint[])) DELETE FROM hog_file_partition_value WHERE "
           "catalog_id = $1 AND data_file_id = ANY($2::bigint[])",
           {catalog_id, ids})

@@ -7,6 +7,7 @@
 #include "catalog/catalog_service.h"
 #include "catalog/data_file_rows.h"
 #include "catalog/file_registration.h"
+#include "catalog/packed_stats.h"
 #include "catalog/table_at.h"
 #include "catalog/table_store.h"
 #include "common/encoding.h"
@@ -23,23 +24,6 @@ std::optional<std::string> OptionalHexBytes(const PgResult& r, int row, int col)
   Result<std::string> bytes = HexDecode(r.GetText(row, col));
   return bytes.ok() ? std::optional<std::string>(std::move(*bytes)) : std::nullopt;
 }
-
-ColumnStatRow StatFromRow(const PgResult& r, int i, int first) {
-  ColumnStatRow s;
-  s.field_id = static_cast<int32_t>(r.GetInt64(i, first));
-  s.value_count = r.GetInt64(i, first + 1);
-  s.null_count = r.GetInt64(i, first + 2);
-  s.nan_count = r.GetOptionalInt64(i, first + 3);
-  s.size_bytes = r.GetOptionalInt64(i, first + 4);
-  // Bounds come back hex-encoded (encode(…, 'hex')).
-  s.lower_bound = OptionalHexBytes(r, i, first + 5);
-  s.upper_bound = OptionalHexBytes(r, i, first + 6);
-  return s;
-}
-
-constexpr const char* kStatColumns =
-    "s.field_id, s.value_count, s.null_count, s.nan_count, s.size_bytes, "
-    "encode(s.lower_bound, 'hex'), encode(s.upper_bound, 'hex')";
 
 void CollectPaths(const std::vector<ColumnNode>& nodes, const std::string& prefix,
                   std::map<int32_t, std::pair<const ColumnNode*, std::string>>* out) {
@@ -83,23 +67,27 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
 }
 
 // How the statistics of a plan are read (the cost of a large plan is almost
-// all here: 20K files × 30 columns is 600K rows):
+// all here):
+//  * one packed row per file (hog_file_stats, packed_stats.h): 20K files ×
+//    30 columns is 20K rows of ~1.8 KB, not 600K rows;
 //  * one cursor over a LATERAL join — the table's provided files at S in
-//    plan order (row_id_start, id), each followed by its stats rows in
-//    field-id order from the primary-key index — so rows arrive grouped by
-//    file in the order the files are emitted, and each file is handed to the
-//    sink as soon as its rows are read (no sort of the whole relation, no
-//    hash of the catalog's entire stats table, nothing held for all files);
-//  * fetched in binary (no hex/text conversion of bounds and counters) in
-//    pages of kStatsPage rows, so libpq never builds one huge result;
+//    plan order (row_id_start, id), each followed by its stats row from the
+//    primary-key index — so rows arrive in the order the files are emitted
+//    and each file is handed to the sink as soon as its row is read (no sort,
+//    no hash of the catalog's whole stats table, nothing held for all files);
+//  * fetched in binary (the packed bytes as they are stored) in pages of
+//    kStatsPage rows, so libpq never builds one huge result;
 //  * parallel query is off in this read-only transaction: a Gather could
-//    interleave rows of different files. The merge below still checks that
-//    every row was consumed and fails the plan (never returns partial
-//    stats) if one arrived out of order.
+//    reorder rows. The merge below still checks that every row was consumed
+//    and fails the plan (never returns partial stats) if one arrived out of
+//    order.
+// A provided file without a stats row (committed with `column_stats: []`)
+// gets an empty list. Entries of columns dropped since, of containers and of
+// fields not asked for (stats_fields) are skipped while unpacking.
 Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
                                 const ScanOptions& options,
                                 const std::function<Status(const DataFileInfo&)>& sink) {
-  constexpr int kStatsPage = 8192;
+  constexpr int kStatsPage = 1024;
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
   const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
@@ -113,44 +101,53 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
                                              "AND f.table_id = $2 AND ",
                                              visible, " ORDER BY f.row_id_start, f.data_file_id"),
                                       params));
+  // The columns whose entries a plan returns, by field id (dense for the
+  // usual small ids; nullptr = skip the entry).
   StatsColumns columns;
+  std::vector<const StatsColumn*> wanted_dense;
+  std::map<int64_t, const StatsColumn*> wanted_sparse;
+  auto wanted = [&](int32_t field_id) -> const StatsColumn* {
+    if (field_id >= 0 && static_cast<size_t>(field_id) < wanted_dense.size()) {
+      return wanted_dense[field_id];
+    }
+    auto it = wanted_sparse.find(field_id);
+    return it == wanted_sparse.end() ? nullptr : it->second;
+  };
   if (options.column_stats) {
     columns = StatsColumnsOf(t.table.columns);
     int64_t leaves = 0;
     for (const auto& [id, c] : columns) {
-      const bool wanted = !options.stats_fields ||
-                          std::find(options.stats_fields->begin(), options.stats_fields->end(),
-                                    id) != options.stats_fields->end();
-      leaves += c.is_leaf && iceberg::HasBounds(c.type.type) && wanted;
+      const bool asked = !options.stats_fields ||
+                         std::find(options.stats_fields->begin(), options.stats_fields->end(),
+                                   id) != options.stats_fields->end();
+      leaves += c.is_leaf && iceberg::HasBounds(c.type.type) && asked;
+      if (!c.is_leaf || !asked) continue;
+      if (id >= 0 && id < (1 << 16)) {
+        if (wanted_dense.size() <= static_cast<size_t>(id)) wanted_dense.resize(id + 1, nullptr);
+        wanted_dense[id] = &c;
+      } else {
+        wanted_sparse[id] = &c;
+      }
     }
     if (leaves * static_cast<int64_t>(r.rows()) > kMaxStatsEntries) {
       return Validation("the scan would return ", leaves * static_cast<int64_t>(r.rows()),
                         " column statistics, more than ", kMaxStatsEntries,
                         "; narrow it with stats_fields");
     }
-    std::string filter;
-    std::vector<PgParam> stat_params = params;
-    if (options.stats_fields) {
-      filter = " AND s.field_id = ANY($4::integer[])";
-      stat_params.push_back(PgIntArray(*options.stats_fields));
-    }
     HOGLAKE_RETURN_IF_ERROR(
         conn->ExecScript("SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL jit = off"));
     HOGLAKE_RETURN_IF_ERROR(
         conn->Exec(StrCat("DECLARE hog_scan_stats NO SCROLL CURSOR FOR "
-                          "SELECT f.data_file_id, s.field_id, s.value_count, s.null_count, "
-                          "s.nan_count, s.lower_bound, s.upper_bound "
+                          "SELECT f.data_file_id, s.stats "
                           "FROM (SELECT f.catalog_id, f.data_file_id, f.row_id_start "
                           "FROM hog_data_file f WHERE f.catalog_id = $1 AND f.table_id = $2 "
                           "AND f.stats_state = 'provided' AND ",
                           visible,
                           " ORDER BY f.row_id_start, f.data_file_id) f "
-                          "CROSS JOIN LATERAL (SELECT s.field_id, s.value_count, s.null_count, "
-                          "s.nan_count, s.lower_bound, s.upper_bound "
-                          "FROM hog_file_column_stats s WHERE s.catalog_id = f.catalog_id "
-                          "AND s.data_file_id = f.data_file_id",
-                          filter, " ORDER BY s.field_id) s"),
-                   stat_params)
+                          "CROSS JOIN LATERAL (SELECT s.stats FROM hog_file_stats s "
+                          "WHERE s.catalog_id = f.catalog_id "
+                          "AND s.data_file_id = f.data_file_id) s"),
+                   params)
             .status());
   }
 
@@ -175,21 +172,22 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
     if (options.column_stats && f.stats_state == "provided") {
       f.column_stats = std::move(scratch);
       f.column_stats->clear();
-      while (true) {
-        HOGLAKE_ASSIGN_OR_RETURN(bool more, has_row());
-        if (!more || page.GetBinaryInt64(at_row, 0) != f.data_file_id) break;
-        const int row = at_row++;
-        const int32_t field_id = page.GetBinaryInt32(row, 1);
-        auto column = columns.find(field_id);
-        if (column == columns.end() || !column->second.is_leaf) continue;  // dropped since
-        ColumnStatRow& s = f.column_stats->emplace_back();
-        s.field_id = field_id;
-        s.value_count = page.GetBinaryInt64(row, 2);
-        s.null_count = page.GetBinaryInt64(row, 3);
-        if (!page.IsNull(row, 4)) s.nan_count = page.GetBinaryInt64(row, 4);
-        if (!page.IsNull(row, 5)) s.lower_bound.emplace(page.GetText(row, 5));
-        if (!page.IsNull(row, 6)) s.upper_bound.emplace(page.GetText(row, 6));
-        s.type = column->second.type;
+      HOGLAKE_ASSIGN_OR_RETURN(bool more, has_row());
+      if (more && page.GetBinaryInt64(at_row, 0) == f.data_file_id) {
+        PackedStatsReader reader(page.GetText(at_row++, 1));
+        for (PackedStat s; reader.Next(&s);) {
+          const StatsColumn* column = wanted(s.field_id);
+          if (column == nullptr) continue;  // dropped since, a container, or not asked for
+          ColumnStatRow& row = f.column_stats->emplace_back();
+          row.field_id = s.field_id;
+          row.value_count = s.value_count;
+          row.null_count = s.null_count;
+          row.nan_count = s.nan_count;
+          if (s.lower_bound) row.lower_bound.emplace(*s.lower_bound);
+          if (s.upper_bound) row.upper_bound.emplace(*s.upper_bound);
+          row.type = column->type;
+        }
+        HOGLAKE_RETURN_IF_ERROR(reader.status());
       }
     }
     HOGLAKE_RETURN_IF_ERROR(sink(f));
@@ -248,21 +246,11 @@ Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
   }
   std::string limit;
   if (listing.limit) limit = StrCat(" LIMIT ", std::min<int64_t>(*listing.limit, 10000));
-  std::string sort_stats = "NULL, NULL";
-  if (sort_field) {
-    sort_stats = StrCat(
-        "(SELECT encode(s.lower_bound, 'hex') FROM hog_file_column_stats s WHERE s.catalog_id = "
-        "f.catalog_id AND s.data_file_id = f.data_file_id AND s.field_id = ",
-        *sort_field, "), ",
-        "(SELECT encode(s.upper_bound, 'hex') FROM hog_file_column_stats s WHERE s.catalog_id = "
-        "f.catalog_id AND s.data_file_id = f.data_file_id AND s.field_id = ",
-        *sort_field, "), ",
-        "(SELECT 1 FROM hog_file_column_stats s WHERE s.catalog_id = f.catalog_id AND "
-        "s.data_file_id = f.data_file_id AND s.field_id = ",
-        *sort_field, ")");
-  } else {
-    sort_stats += ", NULL";
-  }
+  // The file's packed statistics (hex), when the table is sorted.
+  const char* sort_stats =
+      sort_field ? "(SELECT encode(s.stats, 'hex') FROM hog_file_stats s WHERE s.catalog_id = "
+                   "f.catalog_id AND s.data_file_id = f.data_file_id)"
+                 : "NULL";
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
       conn->Exec(
@@ -276,13 +264,20 @@ Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
     DataFileInfo f = DataFileFromRow(r, i);
     f.split_offsets.reset();
     if (sort_field) {
-      if (!r.IsNull(i, kDataFileColumnCount + 2)) {
-        OrderingBounds b;
-        b.field_id = sort_field;
-        b.type = sort_type;
-        b.lower = OptionalHexBytes(r, i, kDataFileColumnCount);
-        b.upper = OptionalHexBytes(r, i, kDataFileColumnCount + 1);
-        f.ordering_bounds = std::move(b);
+      // The sort field's entry, if the file has one (no entry: no bounds).
+      if (std::optional<std::string> packed = OptionalHexBytes(r, i, kDataFileColumnCount)) {
+        PackedStatsReader reader(*packed);
+        for (PackedStat s; reader.Next(&s);) {
+          if (s.field_id != *sort_field) continue;
+          OrderingBounds b;
+          b.field_id = sort_field;
+          b.type = sort_type;
+          if (s.lower_bound) b.lower.emplace(*s.lower_bound);
+          if (s.upper_bound) b.upper.emplace(*s.upper_bound);
+          f.ordering_bounds = std::move(b);
+          break;
+        }
+        HOGLAKE_RETURN_IF_ERROR(reader.status());
       }
     } else if (f.record_count > 0) {
       OrderingBounds b;
@@ -329,12 +324,16 @@ Result<FileStats> CatalogService::GetFileStats(const TableRef& ref, const Snapsh
   CollectPaths(t.table.columns, "", &paths);
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult stats,
-      conn->Exec(StrCat("SELECT ", kStatColumns,
-                        " FROM hog_file_column_stats s "
-                        "WHERE s.catalog_id = $1 AND s.data_file_id = $2 ORDER BY s.field_id"),
+      conn->Exec("SELECT encode(s.stats, 'hex') FROM hog_file_stats s "
+                 "WHERE s.catalog_id = $1 AND s.data_file_id = $2",
                  {std::to_string(t.head.catalog_id), std::to_string(data_file_id)}));
-  for (int i = 0; i < stats.rows(); ++i) {
-    ColumnStatRow row = StatFromRow(stats, i, 0);
+  std::vector<ColumnStatRow> rows;
+  if (stats.rows() > 0) {
+    Result<std::string> packed = HexDecode(stats.GetText(0, 0));
+    if (!packed.ok()) return Internal("stats of data file ", data_file_id, " are not hex");
+    HOGLAKE_ASSIGN_OR_RETURN(rows, UnpackColumnStats(*packed));
+  }
+  for (ColumnStatRow& row : rows) {
     auto it = paths.find(row.field_id);
     if (it == paths.end() || iceberg::IsContainer(it->second.first->type.type)) continue;
     row.type = it->second.first->type;

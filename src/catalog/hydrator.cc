@@ -9,6 +9,7 @@
 
 #include "catalog/hydrator_footer.h"
 #include "catalog/maintenance_ledger.h"
+#include "catalog/packed_stats.h"
 #include "catalog/table_store.h"
 #include "common/clock.h"
 #include "common/encoding.h"
@@ -26,13 +27,6 @@ int64_t EnvAtLeastOne(const char* name, int64_t fallback) {
   const long long v = std::strtoll(text, &end, 10);
   if (*end != '\0' || v < 1) return fallback;
   return v;
-}
-
-std::optional<std::string> Opt(const std::optional<int64_t>& v) {
-  return v ? std::optional<std::string>(std::to_string(*v)) : std::nullopt;
-}
-std::optional<std::string> OptHex(const std::optional<std::string>& bytes) {
-  return bytes ? std::optional<std::string>(HexEncode(*bytes)) : std::nullopt;
 }
 
 // The table's columns at `snapshot` (live columns: at head).
@@ -65,30 +59,12 @@ Result<bool> StoreHydrated(PgConnection& conn, const std::string& catalog_id,
                                  : std::nullopt}));
   if (flipped.affected_rows() == 0) return false;  // rolled back by txn's destructor
   if (!outcome.stats.empty()) {
-    std::vector<int64_t> fields, values, nulls;
-    std::vector<std::optional<std::string>> nans, sizes, lowers, uppers;
-    for (const ColumnStatsInput& s : outcome.stats) {
-      fields.push_back(s.field_id);
-      values.push_back(s.value_count);
-      nulls.push_back(s.null_count);
-      nans.push_back(Opt(s.nan_count));
-      sizes.push_back(Opt(s.size_bytes));
-      lowers.push_back(OptHex(s.lower_bound));
-      uppers.push_back(OptHex(s.upper_bound));
-    }
-    HOGLAKE_RETURN_IF_ERROR(conn.Exec(
-        "INSERT INTO hog_file_column_stats (catalog_id, data_file_id, field_id, value_count, "
-        "null_count, nan_count, size_bytes, lower_bound, upper_bound) "
-        "SELECT $1, $2, u.id, u.v, u.n, u.nan::bigint, u.sz::bigint, decode(u.lo, 'hex'), "
-        "decode(u.hi, 'hex') FROM unnest($3::integer[], $4::bigint[], $5::bigint[], $6::text[], "
-        "$7::text[], $8::text[], $9::text[]) AS u(id, v, n, nan, sz, lo, hi) "
-        "ON CONFLICT (catalog_id, data_file_id, field_id) DO UPDATE SET "
-        "value_count = EXCLUDED.value_count, null_count = EXCLUDED.null_count, "
-        "nan_count = EXCLUDED.nan_count, size_bytes = EXCLUDED.size_bytes, "
-        "lower_bound = EXCLUDED.lower_bound, upper_bound = EXCLUDED.upper_bound",
-        {catalog_id, std::to_string(file.data_file_id), PgIntArray(fields), PgIntArray(values),
-         PgIntArray(nulls), PgTextArray(nans), PgTextArray(sizes), PgTextArray(lowers),
-         PgTextArray(uppers)}));
+    HOGLAKE_RETURN_IF_ERROR(
+        conn.Exec("INSERT INTO hog_file_stats (catalog_id, data_file_id, stats) "
+                  "VALUES ($1, $2, decode($3, 'hex')) "
+                  "ON CONFLICT (catalog_id, data_file_id) DO UPDATE SET stats = EXCLUDED.stats",
+                  {catalog_id, std::to_string(file.data_file_id),
+                   HexEncode(PackColumnStats(outcome.stats))}));
   }
   HOGLAKE_RETURN_IF_ERROR(txn.Commit());
   return true;

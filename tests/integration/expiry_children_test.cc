@@ -47,7 +47,7 @@ TEST(ExpiryTest, PurgeRemovesStatsAndPartitionValuesWithTheirFiles) {
   auto count = [&](const std::string& child) {
     return pg.Int("SELECT count(*) FROM " + child + " WHERE catalog_id = " + id);
   };
-  ASSERT_EQ(count("hog_file_column_stats"), 8);
+  ASSERT_EQ(count("hog_file_stats"), 4);  // one packed stats row per file
   ASSERT_EQ(count("hog_file_partition_value"), 4);
 
   ASSERT_EQ(S::Call("PATCH", c + "/options", R"({"snapshot_retention_seconds":1})").status, 200);
@@ -57,7 +57,7 @@ TEST(ExpiryTest, PurgeRemovesStatsAndPartitionValuesWithTheirFiles) {
   EXPECT_EQ(expired.json["data_files_queued"].GetInt64(), 3);
 
   // Only the live file's children remain, and nothing is orphaned.
-  EXPECT_EQ(count("hog_file_column_stats"), 2);
+  EXPECT_EQ(count("hog_file_stats"), 1);
   EXPECT_EQ(count("hog_file_partition_value"), 1);
   EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_partition_value WHERE catalog_id = " + id +
                    " AND value = 'us'"),

@@ -117,7 +117,7 @@ void ExpectRemovalBookkeeping(PgSession& pg, const std::string& catalog,
 
 void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog) {
   const std::string id = CatalogIdSql(catalog);
-  for (const char* child : {"hog_file_column_stats", "hog_file_partition_value"}) {
+  for (const char* child : {"hog_file_stats", "hog_file_partition_value"}) {
     const std::vector<std::string> orphans = pg.Column(
         std::string("SELECT DISTINCT c.data_file_id::text FROM ") + child +
         " c WHERE c.catalog_id = " + id +

@@ -115,12 +115,12 @@ TEST(RetirementTest, RetiresOnlyTablesDroppedBelowTheFloor) {
   EXPECT_TRUE(Eventually([&] { return queued("gone") == 3; })) << server.Log();
   EXPECT_EQ(live_rows("gone"), 0);
   EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_data_file WHERE path LIKE '%/gone-%'"), 0);
-  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_column_stats s WHERE NOT EXISTS (SELECT 1 FROM "
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_stats s WHERE NOT EXISTS (SELECT 1 FROM "
                    "hog_data_file d WHERE d.catalog_id = s.catalog_id AND d.data_file_id = "
                    "s.data_file_id)"),
             0);
   ExpectNoOrphanFileChildren(pg, "lake");
-  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_column_stats WHERE catalog_id = " + catalog_id),
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_stats WHERE catalog_id = " + catalog_id),
             3)
       << "the live and late tables' files keep their stats";
   EXPECT_EQ(live_rows("live"), 2) << "a live table's files are untouched";

@@ -40,11 +40,12 @@ class JsonWriter {
     BeforeValue();
     append(&out_);
   }
-  // Makes room for at least `bytes` more output without another
-  // reallocation, growing the buffer geometrically. Large buffers (≥ 8 MiB)
-  // are advised to use transparent huge pages: first-touch page faults are
-  // what a multi-megabyte document (a scan plan with statistics) otherwise
-  // spends most of its time on.
+  // Makes room for at least `bytes` more output without ever moving what
+  // is already written: when the buffer lacks room, the text so far is
+  // sealed as a finished segment and writing continues in a fresh buffer of
+  // at least kJsonSegmentBytes (AcquireJsonSegment). A large document (a
+  // scan plan with statistics) is thus built without regrowth copies; hand
+  // it over with TakeSegments().
   void EnsureSpare(size_t bytes);
 
   // Key + value helpers; the Optional forms omit the key when empty (the
@@ -82,17 +83,38 @@ class JsonWriter {
     if (value) Field(key, *value);
   }
 
+  // The text written so far; only while it is one buffer (EnsureSpare never
+  // sealed a segment).
   const std::string& text() const { return out_; }
-  std::string Take() { return std::move(out_); }
+  // The whole text as one string (joined, one copy, if EnsureSpare sealed
+  // segments).
+  std::string Take();
+  // Everything written so far, as segments whose concatenation is the text
+  // (none when nothing was written); no byte is copied. The nesting state is
+  // kept, so writing may continue: later output continues the document.
+  std::vector<std::string> TakeSegments();
 
  private:
   void BeforeValue();
   void Open(char c);
   void Close(char c);
 
+  std::vector<std::string> sealed_;  // finished segments, before out_
   std::string out_;
   std::vector<bool> first_;  // per open container: no element written yet
   bool after_key_ = false;
 };
+
+// Segment buffers for large output (JsonWriter::EnsureSpare), reused through
+// a small process-wide free list so that a large response does not fault in
+// fresh pages each time. Thread-safe.
+inline constexpr size_t kJsonSegmentBytes = size_t{4} << 20;
+// An empty string with capacity >= kJsonSegmentBytes: a recycled one when
+// available, else a new one (advised to use transparent huge pages).
+std::string AcquireJsonSegment();
+// Gives a buffer back for reuse: kept (cleared) if it came from
+// AcquireJsonSegment and the free list holds fewer than 16 (64 MiB, so
+// idle memory stays bounded); else freed.
+void RecycleJsonSegment(std::string segment);
 
 }  // namespace hoglake

@@ -6,9 +6,14 @@
 #include <cctype>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/audit.h"
+#include "common/json_writer.h"
 #include "common/log.h"
 #include "server/audit_actions.h"
 
@@ -39,6 +44,45 @@ class TimedTaskQueue : public httplib::TaskQueue {
  private:
   httplib::ThreadPool pool_;
 };
+
+// Hands the response body to httplib without copying it. One string moves
+// into res.body (httplib then sends it as set_content would have, compressing
+// it when the request accepts gzip/br). Segments are served by a content
+// provider that owns them (Content-Length still sent, keep-alive kept) and
+// recycles them when httplib drops the response; a request that accepts a
+// compressed encoding, or an empty body, gets them joined instead, since
+// httplib compresses only res.body.
+void SetBody(const httplib::Request& req, HttpResponse response, httplib::Response& res) {
+  res.headers.erase("Content-Type");
+  const size_t size = response.BodySize();
+  if (response.body_segments.empty() || size == 0 || req.has_header("Accept-Encoding")) {
+    res.body = response.body_segments.empty() ? std::move(response.body) : response.JoinedBody();
+    res.set_header("Content-Type", response.content_type);
+    for (std::string& part : response.body_segments) RecycleJsonSegment(std::move(part));
+    return;
+  }
+  struct Segments {
+    std::vector<std::string> parts;
+    ~Segments() {
+      for (std::string& part : parts) RecycleJsonSegment(std::move(part));
+    }
+  };
+  auto segments = std::make_shared<Segments>();
+  if (!response.body.empty()) segments->parts.push_back(std::move(response.body));
+  for (std::string& part : response.body_segments) segments->parts.push_back(std::move(part));
+  // Writes from `offset` to the end of the segment holding it (at most
+  // `length` bytes); httplib calls again for the rest.
+  auto provide = [segments](size_t offset, size_t length, httplib::DataSink& sink) {
+    for (const std::string& part : segments->parts) {
+      if (offset < part.size()) {
+        return sink.write(part.data() + offset, std::min(length, part.size() - offset));
+      }
+      offset -= part.size();
+    }
+    return false;
+  };
+  res.set_content_provider(size, response.content_type, std::move(provide));
+}
 
 }  // namespace
 
@@ -135,7 +179,7 @@ class HttpServer::Impl {
     if (auto id = req.get_header_value("X-Request-Id"); !id.empty()) {
       res.set_header("X-Request-Id", id);
     }
-    res.set_content(std::move(response.body), response.content_type);
+    SetBody(req, std::move(response), res);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     metrics_->RecordRequest(route, req.method, res.status, seconds);

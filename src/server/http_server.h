@@ -2,6 +2,11 @@
 // out of every other header). A bounded thread pool handles requests with
 // keep-alive; bodies above 64 MiB are refused (413). Every response echoes
 // X-Request-Id when the request carried one, and is counted in Metrics.
+// Response bodies reach the socket without being copied: a string body is
+// moved to httplib, a segmented one (HttpResponse::body_segments) is sent
+// segment by segment with its Content-Length and its buffers are recycled
+// (AcquireJsonSegment) — unless the request accepts a compressed encoding,
+// which httplib applies to a single string only.
 //
 // Admission: a connection's first request that waited for a handler thread
 // longer than `admission_ms` (HOGLAKE_COMMIT_LOCK_TIMEOUT_MS; 0 = never) is

@@ -31,6 +31,20 @@ std::optional<std::string_view> HttpRequest::Header(std::string_view lowercase_n
   return std::string_view(it->second);
 }
 
+size_t HttpResponse::BodySize() const {
+  size_t size = body.size();
+  for (const std::string& segment : body_segments) size += segment.size();
+  return size;
+}
+
+std::string HttpResponse::JoinedBody() const {
+  std::string text;
+  text.reserve(BodySize());
+  text += body;
+  for (const std::string& segment : body_segments) text += segment;
+  return text;
+}
+
 HttpResponse ErrorResponse(const Error& error) {
   const ErrorCodeInfo& info = InfoFor(error.code);
   std::string body = "{\"error\":";

@@ -34,16 +34,28 @@ struct HttpRequest {
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
+  // The body is `body` followed by each of `body_segments`, in order. A large
+  // body built in segments (JsonWriter::TakeSegments) is sent as it is,
+  // never joined; routes whose responses are audited (audit_actions.h) or
+  // errors use `body` alone.
   std::string body;
+  std::vector<std::string> body_segments;
   std::vector<std::pair<std::string, std::string>> headers;
 
   static HttpResponse Json(int status, std::string body) {
-    return HttpResponse{status, "application/json", std::move(body), {}};
+    return HttpResponse{status, "application/json", std::move(body), {}, {}};
+  }
+  static HttpResponse JsonSegments(int status, std::vector<std::string> segments) {
+    return HttpResponse{status, "application/json", {}, std::move(segments), {}};
   }
   static HttpResponse Text(int status, std::string body,
                            std::string content_type = "text/plain; charset=utf-8") {
-    return HttpResponse{status, std::move(content_type), std::move(body), {}};
+    return HttpResponse{status, std::move(content_type), std::move(body), {}, {}};
   }
+
+  size_t BodySize() const;
+  // The whole body as one string (a copy; for tests and logs).
+  std::string JoinedBody() const;
 };
 
 // The contract's error body for `error`: {"error": "<code>", "detail": "..."},

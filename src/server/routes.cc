@@ -296,7 +296,8 @@ void RegisterReads(Router& router, const ServerContext& ctx) {
     HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));
     HOGLAKE_ASSIGN_OR_RETURN(catalog::ScanOptions options, ParseScanOptions(req));
     // Files are encoded as the catalog reads them (ScanEach), so a large
-    // plan's statistics are never all held as rows at once.
+    // plan's statistics are never all held as rows at once; the text is
+    // built and sent in segments, never copied.
     JsonWriter w;
     w.BeginArray();
     HOGLAKE_RETURN_IF_ERROR(
@@ -306,7 +307,7 @@ void RegisterReads(Router& router, const ServerContext& ctx) {
           return Status::Ok();
         }));
     w.EndArray();
-    return JsonOk(200, w);
+    return HttpResponse::JsonSegments(200, w.TakeSegments());
   });
   router.Add("GET", P(kT, "/files"), [service](HttpRequest& req) -> Result<HttpResponse> {
     HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotSelector at, QuerySnapshotSelector(req));

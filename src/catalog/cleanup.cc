@@ -71,16 +71,24 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
   const std::string catalog_id = std::to_string(info.catalog_id);
   CleanupResult result;
 
+  // Every statement below names the catalog and an undrained row: the queue
+  // has no index on removal_id alone (V13), the partial drain index
+  // (catalog_id, removal_id) WHERE drained_at IS NULL serves them.
   auto drain = [&]() -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> store, OpenObjectStore(info.data_path));
-    // 1. Claim (autocommit): rows nobody holds, or whose lease lapsed.
+    // 1. Claim (autocommit): rows nobody holds, or whose lease lapsed. The
+    // locked ids are collected once (ARRAY(…), an init plan) and the outer
+    // UPDATE looks them up by (catalog_id, removal_id = ANY) in the drain
+    // index (an IN (subquery) may be planned as a semi join that re-runs the
+    // locking subquery per undrained row).
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult claimed,
         conn->Exec(
             "UPDATE hog_file_removal SET claimed_at = clock_timestamp(), claimed_by = $2 "
-            "WHERE removal_id IN (SELECT removal_id FROM hog_file_removal WHERE catalog_id = $1 "
+            "WHERE catalog_id = $1 AND drained_at IS NULL AND removal_id = ANY(ARRAY(SELECT "
+            "removal_id FROM hog_file_removal WHERE catalog_id = $1 "
             "AND drained_at IS NULL AND (claimed_at IS NULL OR claimed_at < clock_timestamp() - "
-            "$3 * interval '1 second') ORDER BY removal_id LIMIT $4 FOR UPDATE SKIP LOCKED) "
+            "$3 * interval '1 second') ORDER BY removal_id LIMIT $4 FOR UPDATE SKIP LOCKED)) "
             "RETURNING removal_id, path",
             {catalog_id, WorkerId(), std::to_string(ClaimLeaseSeconds()), std::to_string(batch)}));
     if (claimed.rows() == 0) return Status::Ok();
@@ -153,9 +161,9 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
           conn->Exec(
               "UPDATE hog_file_removal SET drained_at = clock_timestamp(), drained_outcome = $3, "
               "last_attempt_at = clock_timestamp(), attempts = attempts + 1, claimed_at = NULL, "
-              "claimed_by = NULL WHERE removal_id = ANY($1::bigint[]) AND drained_at IS NULL "
-              "AND claimed_by = $2",
-              {PgIntArray(*ids), WorkerId(), outcome}));
+              "claimed_by = NULL WHERE catalog_id = $4 AND removal_id = ANY($1::bigint[]) AND "
+              "drained_at IS NULL AND claimed_by = $2",
+              {PgIntArray(*ids), WorkerId(), outcome, catalog_id}));
       (std::string(outcome) == "deleted" ? result.removed : result.missing) +=
           settled.affected_rows();
     }
@@ -166,9 +174,10 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
           PgResult released,
           conn->Exec("UPDATE hog_file_removal SET attempts = attempts + 1, last_attempt_at = "
                      "clock_timestamp(), "
-                     "claimed_at = NULL, claimed_by = NULL WHERE removal_id = ANY($1::bigint[]) "
-                     "AND drained_at IS NULL AND claimed_by = $2 RETURNING removal_id",
-                     {PgIntArray(retry), WorkerId()}));
+                     "claimed_at = NULL, claimed_by = NULL WHERE catalog_id = $3 AND "
+                     "removal_id = ANY($1::bigint[]) AND drained_at IS NULL AND claimed_by = $2 "
+                     "RETURNING removal_id",
+                     {PgIntArray(retry), WorkerId(), catalog_id}));
       std::set<int64_t> touched;
       for (int i = 0; i < released.rows(); ++i) touched.insert(released.GetInt64(i, 0));
       for (int64_t id : kept) result.still_referenced += touched.contains(id);

@@ -1,6 +1,9 @@
 // CatalogService::Expire (server digest §5.1) and the maintenance ledger.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
+#include <vector>
 
 #include "catalog/catalog_service.h"
 #include "catalog/file_children.h"
@@ -15,8 +18,28 @@ namespace {
 // File rows purged per transaction in phase B (outside the commit lock, so
 // the page size does not lengthen any commit's wait).
 constexpr int64_t kPurgePage = 10000;
-// Snapshots expired per phase-A transaction: bounds one commit-lock hold.
+// When more than a page is purgeable, the purge is split into kPurgeShards
+// shards (data_file_id % kPurgeShards) purged concurrently, one connection
+// each: the calling one plus helpers leased from the pool (a helper that
+// cannot lease a connection leaves its shard to the others).
+constexpr int kPurgeShards = 2;
+// Phase A: snapshots expired by the first transaction of a call; later
+// transactions are sized from the last one's commit-lock hold so that each
+// holds the lock for about kTargetHoldMicros, between kMinAdvanceChunk and
+// kMaxAdvanceChunk snapshots, growing at most kMaxChunkGrowth-fold per step.
+// The target is well under the 50 ms hold bound: the hold is not exactly
+// linear in the chunk (a commit's WAL flush, a checkpoint).
 constexpr int64_t kAdvanceChunk = 2500;
+constexpr int64_t kMinAdvanceChunk = 500;
+constexpr int64_t kMaxAdvanceChunk = 10000;
+constexpr int64_t kMaxChunkGrowth = 2;
+constexpr int64_t kTargetHoldMicros = 20000;
+
+// The next phase-A chunk after `chunk` snapshots held the lock `held_micros`.
+int64_t NextAdvanceChunk(int64_t chunk, int64_t held_micros) {
+  const int64_t scaled = chunk * kTargetHoldMicros / std::max<int64_t>(held_micros, 1);
+  return std::clamp(std::min(scaled, chunk * kMaxChunkGrowth), kMinAdvanceChunk, kMaxAdvanceChunk);
+}
 
 }  // namespace
 
@@ -50,12 +73,15 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
   ExpiryResult result;
 
   // Phase A: advance the floor under the commit lock, one transaction per
-  // chunk of at most kAdvanceChunk snapshots (several short lock holds
-  // instead of one long one; each transaction is a complete, consistent
-  // floor advance), until `batch` snapshots are gone or the floor stops.
+  // chunk (several short lock holds instead of one long one; each
+  // transaction is a complete, consistent floor advance), until `batch`
+  // snapshots are gone or the floor stops. Chunks are sized by the hold of
+  // the previous one (NextAdvanceChunk).
+  int64_t hold_started = 0;  // when the current chunk got the lock
   auto advance = [&](int64_t chunk) -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                              CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms));
+    hold_started = NowMicros();
     const CatalogHead& h = scope.head();
     result.new_earliest_snapshot_id = h.earliest_snapshot_id;
     HOGLAKE_ASSIGN_OR_RETURN(
@@ -128,18 +154,61 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     return scope.CommitWithoutSnapshot();
   };
   Status advanced = Status::Ok();
-  for (int64_t remaining = batch; remaining > 0;) {
-    const int64_t chunk = std::min(remaining, kAdvanceChunk);
+  for (int64_t remaining = batch, size = kAdvanceChunk; remaining > 0;) {
+    const int64_t chunk = std::min(remaining, size);
     const int64_t expired_before = result.snapshots_expired;
     advanced = advance(chunk);
     if (!advanced.ok()) break;
     remaining -= chunk;
     // Stopped short of the chunk: retention, a consumer, or the head.
     if (result.snapshots_expired - expired_before < chunk) break;
+    size = NextAdvanceChunk(chunk, NowMicros() - hold_started);
   }
 
   // Phase B: purge file rows no retained snapshot can see, a page per
   // transaction, outside the commit lock; their paths go to the removal queue.
+  // A page of shard `shard` of `shards` takes only rows with data_file_id %
+  // shards = shard, so concurrent shards never touch the same file row; a
+  // shard is done when a page comes back short.
+  struct PurgeTally {
+    int64_t queued = 0;
+    int64_t pages = 0;
+  };
+  auto purge_page = [&](PgConnection& c, int64_t earliest, int shard, int shards,
+                        PurgeTally& tally) -> Result<bool> {
+    // A page per transaction: its file rows and queue rows in one
+    // statement, then their stats and partition values set-based (V11: no
+    // per-row cascade). The page is deleted by TID, with no other qual on
+    // the outer DELETE so the plan is a TID scan whatever the statistics
+    // say (not a join or an index walk over every ended row). The TIDs
+    // come from this statement's snapshot, so each names the row version
+    // picked; the only concurrent writer of an ended row (the hydrator)
+    // never changes catalog_id, end_snapshot or data_file_id.
+    HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(c));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult page,
+        c.Exec(StrCat("WITH gone AS (DELETE FROM hog_data_file d WHERE d.ctid = ANY(ARRAY("
+                      "SELECT ctid FROM hog_data_file WHERE catalog_id = $1 AND "
+                      "end_snapshot <= $2 AND data_file_id % $4 = $5 LIMIT $3)) "
+                      "RETURNING d.data_file_id, d.path)",
+                      QueueGoneFilesSql("snapshot_expiry")),
+               {catalog_id, std::to_string(earliest), std::to_string(kPurgePage),
+                std::to_string(shards), std::to_string(shard)}));
+    const int64_t queued = page.GetInt64(0, 1);
+    if (queued > 0)
+      HOGLAKE_RETURN_IF_ERROR(DeleteFileChildren(c, catalog_id, page.GetString(0, 0)));
+    HOGLAKE_RETURN_IF_ERROR(txn.Commit());
+    tally.queued += queued;
+    ++tally.pages;
+    return queued == kPurgePage;
+  };
+  auto purge_shard = [&](PgConnection& c, int64_t earliest, int shard, int shards,
+                         PurgeTally& tally) -> Status {
+    while (true) {
+      HOGLAKE_ASSIGN_OR_RETURN(bool full, purge_page(c, earliest, shard, shards, tally));
+      if (!full) return Status::Ok();
+    }
+  };
   auto purge = [&]() -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult floor,
@@ -147,32 +216,42 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
                    {catalog_id}));
     const int64_t earliest = floor.GetInt64(0, 0);
     if (earliest <= 0) return Status::Ok();
-    while (true) {
-      // A page per transaction: its file rows and queue rows in one
-      // statement, then their stats and partition values set-based (V11: no
-      // per-row cascade). The page is deleted by TID, with no other qual on
-      // the outer DELETE so the plan is a TID scan whatever the statistics
-      // say (not a join or an index walk over every ended row). The TIDs
-      // come from this statement's snapshot, so each names the row version
-      // picked; the only concurrent writer of an ended row (the hydrator)
-      // never changes catalog_id or end_snapshot.
-      HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
-      HOGLAKE_ASSIGN_OR_RETURN(
-          PgResult page,
-          conn->Exec(StrCat("WITH gone AS (DELETE FROM hog_data_file d WHERE d.ctid = ANY(ARRAY("
-                            "SELECT ctid FROM hog_data_file WHERE catalog_id = $1 AND "
-                            "end_snapshot <= $2 LIMIT $3)) RETURNING d.data_file_id, d.path)",
-                            QueueGoneFilesSql("snapshot_expiry")),
-                     {catalog_id, std::to_string(earliest), std::to_string(kPurgePage)}));
-      const int64_t queued = page.GetInt64(0, 1);
-      if (queued > 0)
-        HOGLAKE_RETURN_IF_ERROR(DeleteFileChildren(*conn, catalog_id, page.GetString(0, 0)));
-      HOGLAKE_RETURN_IF_ERROR(txn.Commit());
-      result.data_files_queued += queued;
-      ++result.purge_pages;
-      if (queued < kPurgePage) break;
+    // More than a page purgeable (counted on the ended-rows index, at most
+    // kPurgePage + 1 rows read): shard it across connections; else one
+    // page on this one.
+    HOGLAKE_ASSIGN_OR_RETURN(
+        PgResult backlog,
+        conn->Exec("SELECT count(*) FROM (SELECT 1 FROM hog_data_file WHERE catalog_id = $1 AND "
+                   "end_snapshot <= $2 LIMIT $3) b",
+                   {catalog_id, std::to_string(earliest), std::to_string(kPurgePage + 1)}));
+    const int shards = backlog.GetInt64(0, 0) > kPurgePage ? kPurgeShards : 1;
+    // The shards go to whichever connection asks next.
+    std::atomic<int> next_shard{0};
+    std::vector<PurgeTally> tallies(static_cast<size_t>(shards));
+    std::vector<Status> outcomes(static_cast<size_t>(shards), Status::Ok());
+    auto work = [&](PgConnection& c) {
+      for (int s; (s = next_shard.fetch_add(1)) < shards;) {
+        outcomes[static_cast<size_t>(s)] =
+            purge_shard(c, earliest, s, shards, tallies[static_cast<size_t>(s)]);
+      }
+    };
+    std::vector<std::thread> helpers;
+    for (int h = 1; h < shards; ++h) {
+      helpers.emplace_back([&] {
+        Result<PgPool::Lease> lease = pool_->Acquire();
+        if (lease.ok()) work(**lease);
+      });
     }
-    return Status::Ok();
+    work(*conn);
+    for (std::thread& t : helpers) t.join();
+    Status status = Status::Ok();
+    for (int s = 0; s < shards; ++s) {
+      result.data_files_queued += tallies[static_cast<size_t>(s)].queued;
+      result.purge_pages += tallies[static_cast<size_t>(s)].pages;
+      if (status.ok() && !outcomes[static_cast<size_t>(s)].ok())
+        status = outcomes[static_cast<size_t>(s)];
+    }
+    return status;
   };
   Status purged = purge();
   if (!purged.ok()) ++result.purge_failures;

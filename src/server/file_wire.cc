@@ -1,5 +1,7 @@
 #include "server/file_wire.h"
 
+#include <charconv>
+
 #include "iceberg/bounds.h"
 
 namespace hoglake::server {
@@ -12,6 +14,41 @@ void WriteBound(const iceberg::TypeSpec& type, const std::optional<std::string>&
     return;
   }
   w.RawWith([&](std::string* out) { iceberg::AppendBoundJson(type, *bytes, out); });
+}
+
+void AppendInt(int64_t value, std::string* out) {
+  char buf[24];
+  out->append(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr);
+}
+
+void AppendBound(const iceberg::TypeSpec& type, const std::optional<std::string>& bytes,
+                 std::string* out) {
+  if (bytes) {
+    iceberg::AppendBoundJson(type, *bytes, out);
+  } else {
+    out->append("null");
+  }
+}
+
+// One column_stats entry, appended as a whole: a plan writes hundreds of
+// thousands of them, and going through JsonWriter's per-key bookkeeping was
+// a quarter of the encoding time. The same text JsonWriter would write.
+void AppendColumnStat(const catalog::ColumnStatRow& s, std::string* out) {
+  out->append("{\"field_id\":");
+  AppendInt(s.field_id, out);
+  out->append(",\"value_count\":");
+  AppendInt(s.value_count, out);
+  out->append(",\"null_count\":");
+  AppendInt(s.null_count, out);
+  if (s.nan_count) {
+    out->append(",\"nan_count\":");
+    AppendInt(*s.nan_count, out);
+  }
+  out->append(",\"lower_bound\":");
+  AppendBound(s.type, s.lower_bound, out);
+  out->append(",\"upper_bound\":");
+  AppendBound(s.type, s.upper_bound, out);
+  out->push_back('}');
 }
 
 void WriteTypeParams(const iceberg::TypeSpec& type, JsonWriter& w) {
@@ -65,16 +102,7 @@ void WriteDataFile(const catalog::DataFileInfo& f, JsonWriter& w) {
     w.Key("column_stats");
     w.BeginArray();
     for (const catalog::ColumnStatRow& s : *f.column_stats) {
-      w.BeginObject();
-      w.Field("field_id", static_cast<int64_t>(s.field_id));
-      w.Field("value_count", s.value_count);
-      w.Field("null_count", s.null_count);
-      w.OptionalField("nan_count", s.nan_count);
-      w.Key("lower_bound");
-      WriteBound(s.type, s.lower_bound, w);
-      w.Key("upper_bound");
-      WriteBound(s.type, s.upper_bound, w);
-      w.EndObject();
+      w.RawWith([&s](std::string* out) { AppendColumnStat(s, out); });
     }
     w.EndArray();
   }

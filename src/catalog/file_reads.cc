@@ -76,7 +76,8 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
 //    and each file is handed to the sink as soon as its row is read (no sort,
 //    no hash of the catalog's whole stats table, nothing held for all files);
 //  * fetched in binary (the packed bytes as they are stored) in pages of
-//    kStatsPage rows, so libpq never builds one huge result;
+//    kStatsPage rows, so libpq never builds one huge result, the next page
+//    requested before the current one is encoded;
 //  * parallel query is off in this read-only transaction: a Gather could
 //    reorder rows. The merge below still checks that every row was consumed
 //    and fails the plan (never returns partial stats) if one arrived out of
@@ -87,7 +88,7 @@ Result<std::vector<DataFileInfo>> CatalogService::Scan(const TableRef& ref,
 Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
                                 const ScanOptions& options,
                                 const std::function<Status(const DataFileInfo&)>& sink) {
-  constexpr int kStatsPage = 1024;
+  constexpr int kStatsPage = 512;
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
   const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
@@ -151,17 +152,39 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
             .status());
   }
 
-  // The stats cursor, one page at a time.
+  // The stats cursor, one page at a time, the next page always in flight
+  // while this one is encoded (PostgreSQL and the encoder overlap; the
+  // socket is drained as the files are written, so PostgreSQL never waits
+  // on it). `in_flight` is received before the connection is used again or
+  // released, on every path.
+  const std::string fetch = StrCat("FETCH ", kStatsPage, " FROM hog_scan_stats");
   PgResult page;
   int at_row = 0;
   bool exhausted = !options.column_stats;
+  bool in_flight = false;
+  struct Drain {
+    PgConnection* conn;
+    bool* in_flight;
+    ~Drain() {
+      if (*in_flight) (void)conn->ReceiveResult();
+    }
+  } drain{&*conn, &in_flight};
+  if (!exhausted) {
+    HOGLAKE_RETURN_IF_ERROR(conn->SendBinary(fetch));
+    in_flight = true;
+  }
   auto has_row = [&]() -> Result<bool> {
     if (at_row < page.rows()) return true;
     if (exhausted) return false;
-    HOGLAKE_ASSIGN_OR_RETURN(
-        page, conn->ExecBinary(StrCat("FETCH ", kStatsPage, " FROM hog_scan_stats")));
+    in_flight = false;
+    HOGLAKE_ASSIGN_OR_RETURN(page, conn->ReceiveResult());
     at_row = 0;
-    if (page.rows() < kStatsPage) exhausted = true;
+    if (page.rows() < kStatsPage) {
+      exhausted = true;
+    } else {
+      HOGLAKE_RETURN_IF_ERROR(conn->SendBinary(fetch));
+      in_flight = true;
+    }
     return page.rows() > 0;
   };
 
@@ -192,6 +215,7 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
     }
     HOGLAKE_RETURN_IF_ERROR(sink(f));
     if (f.column_stats) scratch = std::move(*f.column_stats);
+    if (in_flight && i % 16 == 15) conn->ConsumeInput();
   }
   HOGLAKE_ASSIGN_OR_RETURN(bool left_over, has_row());
   if (left_over) {

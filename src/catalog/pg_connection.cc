@@ -142,6 +142,28 @@ Result<PgResult> PgConnection::ExecPrepared(std::string_view sql,
   return result;
 }
 
+Status PgConnection::SendBinary(std::string_view sql) {
+  in_flight_ = std::string(sql);
+  if (PQsendQueryParams(conn_.get(), in_flight_.c_str(), 0, nullptr, nullptr, nullptr, nullptr,
+                        1) != 1) {
+    return ErrorFrom(nullptr, sql);
+  }
+  return Status::Ok();
+}
+
+void PgConnection::ConsumeInput() { PQconsumeInput(conn_.get()); }
+
+Result<PgResult> PgConnection::ReceiveResult() {
+  // The first result is the statement's; read on to the end (nullptr) so
+  // the connection is idle again.
+  pg_result* raw = PQgetResult(conn_.get());
+  PgResult result(raw);
+  while (pg_result* extra = PQgetResult(conn_.get())) PQclear(extra);
+  const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return ErrorFrom(raw, in_flight_);
+  return result;
+}
+
 Status PgConnection::ExecScript(std::string_view sql) {
   const std::string script(sql);
   pg_result* raw = PQexec(conn_.get(), script.c_str());

@@ -78,6 +78,17 @@ class PgConnection {
   static constexpr size_t kMaxPreparedStatements = 128;
   // Runs a script of several statements without parameters.
   Status ExecScript(std::string_view sql);
+  // One statement in flight, so the caller can work while PostgreSQL runs
+  // it: SendBinary sends `sql` (no parameters, binary results, as
+  // ExecBinary) and returns at once; ConsumeInput moves whatever has
+  // arrived into libpq's buffer without blocking (so the server is not
+  // stalled on a full socket); ReceiveResult waits for and returns the
+  // result. Between SendBinary and ReceiveResult only ConsumeInput may be
+  // called on the connection; ReceiveResult must always follow (an
+  // abandoned statement leaves the connection busy).
+  Status SendBinary(std::string_view sql);
+  void ConsumeInput();
+  Result<PgResult> ReceiveResult();
   // True once the socket failed; the pool drops such connections.
   bool broken() const;
 
@@ -93,6 +104,7 @@ class PgConnection {
   std::unique_ptr<pg_conn, Closer> conn_;
   // Statement text → its prepared name on this connection.
   std::unordered_map<std::string, std::string> prepared_;
+  std::string in_flight_;  // the statement SendBinary sent, for errors
 };
 
 // Text of a PostgreSQL array literal for a text[] parameter: {"a",NULL,"b"}

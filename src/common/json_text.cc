@@ -66,6 +66,11 @@ void AppendEcmaNumber(bool negative, std::string_view digits, int n, std::string
 }
 
 template <typename F>
+inline constexpr double kPlainFastPathLimit = 9007199254740992.0;  // 2^53
+template <>
+inline constexpr double kPlainFastPathLimit<float> = 16777216.0;  // 2^24
+
+template <typename F>
 void AppendJsonNumber(F value, std::string* out) {
   if (std::isnan(value)) {
     out->append("\"NaN\"");
@@ -80,6 +85,18 @@ void AppendJsonNumber(F value, std::string* out) {
     return;
   }
   char buf[64];
+  // Common magnitudes: ECMAScript prints 1e-6 <= |v| < 1e21 in plain
+  // notation with the shortest round-trip digits, which is what to_chars's
+  // shortest fixed form is; below 2^53 (2^24 for float) that form never
+  // needs padding digits. One call instead of the general path below (a
+  // plan's bounds are mostly such numbers).
+  const F magnitude = std::abs(value);
+  if (magnitude >= F(1e-6) && magnitude < F(kPlainFastPathLimit<F>)) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::fixed);
+    (void)ec;
+    out->append(buf, end);
+    return;
+  }
   auto [end, ec] =
       std::to_chars(buf, buf + sizeof(buf), std::abs(value), std::chars_format::scientific);
   (void)ec;  // 64 bytes always suffice for a float or double

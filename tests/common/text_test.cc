@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <random>
 
 #include "common/encoding.h"
 #include "common/json_text.h"
@@ -47,6 +50,62 @@ TEST(JsonTextTest, FloatsUseShortestFloatDigits) {
   EXPECT_EQ(Float(0.1f), "0.1");
   EXPECT_EQ(Float(3.4028235e38f), "3.4028235e+38");
   EXPECT_EQ(Float(16777216.0f), "16777216");
+}
+
+// The significant digits of to_chars's shortest scientific form (the
+// general path's digits): what a plain-notation number must carry too.
+template <typename F>
+std::string ShortestDigits(F v) {
+  char buf[64];
+  auto end = std::to_chars(buf, buf + sizeof(buf), std::abs(v), std::chars_format::scientific).ptr;
+  std::string digits;
+  for (const char* p = buf; p < end && *p != 'e'; ++p) {
+    if (*p != '.') digits.push_back(*p);
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  return digits;
+}
+
+// Plain notation: the significant digits (leading zeros and the point
+// dropped, trailing zeros of an integer dropped).
+std::string PlainDigits(std::string text) {
+  std::string digits;
+  for (char c : text) {
+    if (c >= '0' && c <= '9' && !(digits.empty() && c == '0')) digits.push_back(c);
+  }
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  return digits;
+}
+
+// Random doubles and floats across the magnitudes that print in plain
+// notation (1e-6 .. 1e21) round-trip exactly, never use an exponent, and
+// carry exactly the shortest round-trip digits.
+TEST(JsonTextTest, PlainNumbersAreShortestAndRoundTrip) {
+  std::mt19937_64 rng(20261130);
+  std::uniform_real_distribution<double> exponent(-6.0, 21.0);
+  std::uniform_real_distribution<double> mantissa(1.0, 10.0);
+  for (int i = 0; i < 200000; ++i) {
+    const double magnitude = mantissa(rng) * std::pow(10.0, std::floor(exponent(rng)));
+    const double v = (i % 2 ? -1 : 1) * (i % 3 == 0 ? std::round(magnitude) : magnitude);
+    if (std::abs(v) >= 1e21 || std::abs(v) < 1e-6) continue;
+    const std::string text = Double(v);
+    ASSERT_EQ(text.find('e'), std::string::npos) << v;
+    ASSERT_EQ(std::strtod(text.c_str(), nullptr), v) << text;
+    ASSERT_EQ(PlainDigits(text), ShortestDigits(v)) << text;
+    const auto f = static_cast<float>(v);
+    if (std::abs(f) >= 1e-6f && std::abs(f) < 1e21f) {
+      const std::string ftext = Float(f);
+      ASSERT_EQ(ftext.find('e'), std::string::npos) << f;
+      ASSERT_EQ(std::strtof(ftext.c_str(), nullptr), f) << ftext;
+      ASSERT_EQ(PlainDigits(ftext), ShortestDigits(f)) << ftext;
+    }
+  }
+  EXPECT_EQ(Double(9007199254740992.0), "9007199254740992");
+  EXPECT_EQ(Double(9007199254740994.0), "9007199254740994");
+  EXPECT_EQ(Double(123456789012345680000.0), "123456789012345680000");
+  EXPECT_EQ(Double(0.000001234), "0.000001234");
+  EXPECT_EQ(Float(16777218.0f), "16777218");
+  EXPECT_EQ(Float(0.3f), "0.3");
 }
 
 TEST(JsonTextTest, StringsEscapeAndRepairUtf8) {

@@ -30,6 +30,7 @@
 #include "columnar/builder.h"
 #include "parquet/writer.h"
 
+#include "bench_report.h"
 #include "bench_server.h"
 
 namespace {
@@ -37,22 +38,8 @@ namespace {
 using namespace hoglake;
 using Clock = std::chrono::steady_clock;
 
-[[noreturn]] void Die(const std::string& message) {
-  std::cerr << "append_bench: " << message << "\n";
-  std::exit(1);
-}
-
-double Seconds(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-void Emit(const std::string& metric, double value, const std::string& unit, double ratio = -1) {
-  std::printf("{\"scenario\":\"writer_path\",\"metric\":\"%s\",\"value\":%.1f,\"unit\":\"%s\"",
-              metric.c_str(), value, unit.c_str());
-  if (ratio >= 0) std::printf(",\"ratio\":%.3f", ratio);
-  std::printf("}\n");
-  std::fflush(stdout);
-}
+// append_bench's lines: scenario "writer_path", value %.1f, ratio %.3f.
+constexpr EmitPrecision kWriterPath{1, 3};
 
 columnar::RecordBatch EventsBatch(int64_t first, int64_t rows) {
   using namespace columnar;
@@ -149,7 +136,7 @@ int main(int argc, char** argv) {
     }
   }
   const double raw_rate = static_cast<double>(rows) / Seconds(raw_start);
-  Emit("raw_parquet_rows_per_second", raw_rate, "rows/s");
+  Emit("writer_path", "raw_parquet_rows_per_second", raw_rate, "rows/s", std::nullopt, kWriterPath);
 
   client::HoglakeClient client(url);
   const std::string catalog_name = "bench" + std::to_string(getpid());
@@ -168,7 +155,10 @@ int main(int argc, char** argv) {
     if (!appended.ok()) Die(appended.status().ToString());
   }
   const double append_rate = static_cast<double>(rows) / Seconds(append_start);
-  Emit("append_rows_per_second", append_rate, "rows/s", append_rate / raw_rate);
+  // No ratio when it is not a number (--rows 0), as before.
+  const double ratio = append_rate / raw_rate;
+  Emit("writer_path", "append_rows_per_second", append_rate, "rows/s",
+       ratio >= 0 ? std::optional<double>(ratio) : std::nullopt, kWriterPath);
 
   // Invariants: one file per batch, every row there, every object present.
   auto fresh = ns->GetTable("events");

@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_report.h"
 #include "bench_server.h"
 
 namespace {
@@ -40,11 +41,6 @@ struct Options {
   int preseed = 10000;
   int commits = 400;
 };
-
-[[noreturn]] void Die(const std::string& message) {
-  std::cerr << "commit_bench: " << message << "\n";
-  std::exit(1);
-}
 
 class Api {
  public:
@@ -96,20 +92,6 @@ void CreateCatalog(Api& api, const std::string& name) {
   api.Post("/v1/catalogs/" + name + "/namespaces", R"({"name":"ns"})", 201);
   api.Post("/v1/catalogs/" + name + "/namespaces/ns/tables",
            R"({"name":"events","columns":[{"name":"id","type":"long"}]})", 201);
-}
-
-double Percentile(std::vector<double> v, double p) {
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
-
-void Emit(const std::string& scenario, const std::string& metric, double value,
-          const std::string& unit, std::optional<double> ratio = std::nullopt) {
-  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"",
-              scenario.c_str(), metric.c_str(), value, unit.c_str());
-  if (ratio) std::printf(",\"ratio\":%.4f", *ratio);
-  std::printf("}\n");
-  std::fflush(stdout);
 }
 
 // Dense snapshot ids and tiling row ids; returns false (and says why) if broken.
@@ -189,7 +171,7 @@ int main(int argc, char** argv) {
   const auto seed_start = Clock::now();
   for (int i = 0; i < options.preseed; ++i)
     api.Post("/v1/catalogs/" + seeded + "/commit", CommitBody(seeded, i, 1));
-  const double seed_seconds = std::chrono::duration<double>(Clock::now() - seed_start).count();
+  const double seed_seconds = Seconds(seed_start);
   Emit("preseed", "commits_per_second", options.preseed / seed_seconds, "commits/s");
 
   int64_t seq = 1000000;

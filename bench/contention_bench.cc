@@ -84,6 +84,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_report.h"
 #include "bench_server.h"
 #include "catalog/packed_stats.h"
 #include "common/encoding.h"
@@ -109,11 +110,6 @@ struct Options {
   double seconds = 5;
   std::vector<int> writers = {1, 2, 4, 8, 16};
 };
-
-[[noreturn]] void Die(const std::string& message) {
-  std::cerr << "contention_bench: " << message << "\n";
-  std::exit(1);
-}
 
 std::unique_ptr<httplib::Client> MakeClient(const std::string& url) {
   auto client = std::make_unique<httplib::Client>(url);
@@ -179,21 +175,6 @@ std::string PackedFileStatsHex() {
   s.lower_bound = std::string("\x01\0\0\0\0\0\0\0", 8);
   s.upper_bound = std::string("\xe8\x03\0\0\0\0\0\0", 8);
   return hoglake::HexEncode(hoglake::catalog::PackColumnStats({s}));
-}
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
-
-void Emit(const std::string& scenario, const std::string& metric, double value,
-          const std::string& unit, std::optional<double> ratio = std::nullopt) {
-  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"",
-              scenario.c_str(), metric.c_str(), value, unit.c_str());
-  if (ratio) std::printf(",\"ratio\":%.4f", *ratio);
-  std::printf("}\n");
-  std::fflush(stdout);
 }
 
 // One catalog written by one run: what the checks expect of it afterwards.

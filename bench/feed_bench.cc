@@ -67,6 +67,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_report.h"
 #include "bench_server.h"
 
 namespace {
@@ -86,11 +87,6 @@ struct Options {
   int cycles = 1000;
   int probe = 200;
 };
-
-[[noreturn]] void Die(const std::string& message) {
-  std::cerr << "feed_bench: " << message << "\n";
-  std::exit(1);
-}
 
 double Ms(Clock::time_point since) {
   return std::chrono::duration<double, std::milli>(Clock::now() - since).count();
@@ -170,21 +166,6 @@ void CreateCatalog(Api& api, const std::string& name) {
 
 int64_t Head(Api& api, const std::string& catalog) {
   return api.Get("/v1/catalogs/" + catalog)["head_snapshot_id"].GetInt64();
-}
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
-
-void Emit(const std::string& scenario, const std::string& metric, double value,
-          const std::string& unit, std::optional<double> ratio = std::nullopt) {
-  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"",
-              scenario.c_str(), metric.c_str(), value, unit.c_str());
-  if (ratio) std::printf(",\"ratio\":%.4f", *ratio);
-  std::printf("}\n");
-  std::fflush(stdout);
 }
 
 // ANALYZE the catalog tables (when we own the PostgreSQL).

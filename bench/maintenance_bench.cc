@@ -71,6 +71,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench_report.h"
 #include "bench_server.h"
 
 namespace {
@@ -87,11 +88,6 @@ struct Options {
   int seeders = 4;
   double baseline_seconds = 3;
 };
-
-[[noreturn]] void Die(const std::string& message) {
-  std::cerr << "maintenance_bench: " << message << "\n";
-  std::exit(1);
-}
 
 std::unique_ptr<httplib::Client> MakeClient(const std::string& url) {
   auto client = std::make_unique<httplib::Client>(url);
@@ -127,25 +123,6 @@ class Api {
  private:
   std::unique_ptr<httplib::Client> client_;
 };
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
-
-void Emit(const std::string& scenario, const std::string& metric, double value,
-          const std::string& unit, std::optional<double> ratio = std::nullopt) {
-  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"",
-              scenario.c_str(), metric.c_str(), value, unit.c_str());
-  if (ratio) std::printf(",\"ratio\":%.4f", *ratio);
-  std::printf("}\n");
-  std::fflush(stdout);
-}
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 // A real small object at file://<root>/<key>.
 void WriteObject(const std::string& root_dir, const std::string& key) {

@@ -37,6 +37,8 @@
 #include "parquet/reader.h"
 #include "parquet/writer.h"
 
+#include "bench_report.h"
+
 using namespace hoglake;
 using namespace hoglake::columnar;
 
@@ -58,10 +60,6 @@ int64_t MaxRssBytes() {
   struct rusage usage;
   getrusage(RUSAGE_SELF, &usage);
   return static_cast<int64_t>(usage.ru_maxrss) * 1024;
-}
-
-double Seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 SchemaPtr EventsSchema() {

@@ -78,6 +78,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_report.h"
 #include "bench_server.h"
 #include "catalog/packed_stats.h"
 
@@ -93,30 +94,6 @@ struct Options {
   int64_t files_per_commit = 1000;
   bool keep = false;  // leave the server running after the run (profiling)
 };
-
-[[noreturn]] void Die(const std::string& message) {
-  std::cerr << "scan_bench: " << message << "\n";
-  std::exit(1);
-}
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
-
-void Emit(const std::string& scenario, const std::string& metric, double value,
-          const std::string& unit, std::optional<double> ratio = std::nullopt) {
-  std::printf("{\"scenario\":\"%s\",\"metric\":\"%s\",\"value\":%.4f,\"unit\":\"%s\"",
-              scenario.c_str(), metric.c_str(), value, unit.c_str());
-  if (ratio) std::printf(",\"ratio\":%.4f", *ratio);
-  std::printf("}\n");
-  std::fflush(stdout);
-}
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
 
 std::string Base64(const std::string& bytes) {
   static const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -202,12 +202,7 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
           const StatsColumn* column = wanted(s.field_id);
           if (column == nullptr) continue;  // dropped since, a container, or not asked for
           ColumnStatRow& row = f.column_stats->emplace_back();
-          row.field_id = s.field_id;
-          row.value_count = s.value_count;
-          row.null_count = s.null_count;
-          row.nan_count = s.nan_count;
-          if (s.lower_bound) row.lower_bound.emplace(*s.lower_bound);
-          if (s.upper_bound) row.upper_bound.emplace(*s.upper_bound);
+          CopyToRow(s, &row);
           row.type = column->type;
         }
         HOGLAKE_RETURN_IF_ERROR(reader.status());

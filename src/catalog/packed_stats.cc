@@ -152,20 +152,21 @@ bool PackedStatsReader::Next(PackedStat* out) {
   return true;
 }
 
+void CopyToRow(const PackedStat& s, ColumnStatRow* row) {
+  row->field_id = s.field_id;
+  row->value_count = s.value_count;
+  row->null_count = s.null_count;
+  row->nan_count = s.nan_count;
+  row->size_bytes = s.size_bytes;
+  if (s.lower_bound) row->lower_bound.emplace(*s.lower_bound);
+  if (s.upper_bound) row->upper_bound.emplace(*s.upper_bound);
+}
+
 Result<std::vector<ColumnStatRow>> UnpackColumnStats(std::string_view blob) {
   std::vector<ColumnStatRow> rows;
   PackedStatsReader reader(blob);
   PackedStat s;
-  while (reader.Next(&s)) {
-    ColumnStatRow& row = rows.emplace_back();
-    row.field_id = s.field_id;
-    row.value_count = s.value_count;
-    row.null_count = s.null_count;
-    row.nan_count = s.nan_count;
-    row.size_bytes = s.size_bytes;
-    if (s.lower_bound) row.lower_bound.emplace(*s.lower_bound);
-    if (s.upper_bound) row.upper_bound.emplace(*s.upper_bound);
-  }
+  while (reader.Next(&s)) CopyToRow(s, &rows.emplace_back());
   HOGLAKE_RETURN_IF_ERROR(reader.status());
   return rows;
 }

@@ -66,6 +66,9 @@ class PackedStatsReader {
   Status status_ = Status::Ok();
 };
 
+// `s` as a row (bounds copied; `row->type` left as it was).
+void CopyToRow(const PackedStat& s, ColumnStatRow* row);
+
 // All entries of `blob` as rows (bounds copied; `type` left default).
 Result<std::vector<ColumnStatRow>> UnpackColumnStats(std::string_view blob);
 

@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "catalog/catalog_service.h"
@@ -23,23 +25,51 @@ constexpr int64_t kPurgePage = 10000;
 // each: the calling one plus helpers leased from the pool (a helper that
 // cannot lease a connection leaves its shard to the others).
 constexpr int kPurgeShards = 2;
-// Phase A: snapshots expired by the first transaction of a call; later
-// transactions are sized from the last one's commit-lock hold so that each
-// holds the lock for about kTargetHoldMicros, between kMinAdvanceChunk and
-// kMaxAdvanceChunk snapshots, growing at most kMaxChunkGrowth-fold per step.
-// The target is well under the 50 ms hold bound: the hold is not exactly
+// Phase A: snapshots expired by the first transaction of a catalog's first
+// call in this process (later calls start from the size the previous call of
+// the same catalog ended on); later transactions are sized from the last
+// one's commit-lock hold so that each holds the lock for about
+// kTargetHoldMicros, between kMinAdvanceChunk and kMaxAdvanceChunk
+// snapshots, growing at most kMaxChunkGrowth-fold per step. The target is
+// under the 50 ms hold bound with room to spare: the hold is not exactly
 // linear in the chunk (a commit's WAL flush, a checkpoint).
 constexpr int64_t kAdvanceChunk = 2500;
 constexpr int64_t kMinAdvanceChunk = 500;
 constexpr int64_t kMaxAdvanceChunk = 10000;
 constexpr int64_t kMaxChunkGrowth = 2;
-constexpr int64_t kTargetHoldMicros = 20000;
+constexpr int64_t kTargetHoldMicros = 30000;
 
-// The next phase-A chunk after `chunk` snapshots held the lock `held_micros`.
-int64_t NextAdvanceChunk(int64_t chunk, int64_t held_micros) {
+// The next phase-A chunk after a chunk of `chunk` snapshots (planned as
+// `planned`, which is larger only when the batch's remainder cut it) held the
+// lock `held_micros`.
+int64_t NextAdvanceChunk(int64_t planned, int64_t chunk, int64_t held_micros) {
   const int64_t scaled = chunk * kTargetHoldMicros / std::max<int64_t>(held_micros, 1);
-  return std::clamp(std::min(scaled, chunk * kMaxChunkGrowth), kMinAdvanceChunk, kMaxAdvanceChunk);
+  return std::clamp(std::min(scaled, planned * kMaxChunkGrowth), kMinAdvanceChunk,
+                    kMaxAdvanceChunk);
 }
+
+// The phase-A chunk size each catalog's last call ended on, by catalog id
+// (this process only; a catalog not seen yet starts at kAdvanceChunk).
+class AdvanceChunkMemo {
+ public:
+  static AdvanceChunkMemo& Get() {
+    static AdvanceChunkMemo memo;
+    return memo;
+  }
+  int64_t Start(int64_t catalog_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    const auto it = sizes_.find(catalog_id);
+    return it == sizes_.end() ? kAdvanceChunk : it->second;
+  }
+  void Remember(int64_t catalog_id, int64_t size) {
+    std::lock_guard<std::mutex> lock(mu_);
+    sizes_[catalog_id] = size;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<int64_t, int64_t> sizes_;
+};
 
 }  // namespace
 
@@ -76,7 +106,8 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
   // chunk (several short lock holds instead of one long one; each
   // transaction is a complete, consistent floor advance), until `batch`
   // snapshots are gone or the floor stops. Chunks are sized by the hold of
-  // the previous one (NextAdvanceChunk).
+  // the previous one (NextAdvanceChunk); the first starts from where the
+  // catalog's previous call left off (AdvanceChunkMemo).
   int64_t hold_started = 0;  // when the current chunk got the lock
   auto advance = [&](int64_t chunk) -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
@@ -154,7 +185,8 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     return scope.CommitWithoutSnapshot();
   };
   Status advanced = Status::Ok();
-  for (int64_t remaining = batch, size = kAdvanceChunk; remaining > 0;) {
+  AdvanceChunkMemo& memo = AdvanceChunkMemo::Get();
+  for (int64_t remaining = batch, size = memo.Start(head.catalog_id); remaining > 0;) {
     const int64_t chunk = std::min(remaining, size);
     const int64_t expired_before = result.snapshots_expired;
     advanced = advance(chunk);
@@ -162,7 +194,8 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     remaining -= chunk;
     // Stopped short of the chunk: retention, a consumer, or the head.
     if (result.snapshots_expired - expired_before < chunk) break;
-    size = NextAdvanceChunk(chunk, NowMicros() - hold_started);
+    size = NextAdvanceChunk(size, chunk, NowMicros() - hold_started);
+    memo.Remember(head.catalog_id, size);
   }
 
   // Phase B: purge file rows no retained snapshot can see, a page per

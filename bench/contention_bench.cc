@@ -167,14 +167,18 @@ std::string CommitBody(const std::string& catalog, const std::string& table, int
 
 // The packed stats row (packed_stats.h) of one file of CommitBody: field 1,
 // kRowsPerFile values, no nulls, bounds 1 and 1000 (int64 little-endian).
-std::string PackedFileStatsHex() {
-  hoglake::catalog::ColumnStatsInput s;
-  s.field_id = 1;
-  s.value_count = kRowsPerFile;
-  s.null_count = 0;
-  s.lower_bound = std::string("\x01\0\0\0\0\0\0\0", 8);
-  s.upper_bound = std::string("\xe8\x03\0\0\0\0\0\0", 8);
-  return hoglake::HexEncode(hoglake::catalog::PackColumnStats({s}));
+// Packed once; every floor commit's statement embeds it.
+const std::string& PackedFileStatsHex() {
+  static const std::string hex = [] {
+    hoglake::catalog::ColumnStatsInput s;
+    s.field_id = 1;
+    s.value_count = kRowsPerFile;
+    s.null_count = 0;
+    s.lower_bound = std::string("\x01\0\0\0\0\0\0\0", 8);
+    s.upper_bound = std::string("\xe8\x03\0\0\0\0\0\0", 8);
+    return hoglake::HexEncode(hoglake::catalog::PackColumnStats({s}));
+  }();
+  return hex;
 }
 
 // One catalog written by one run: what the checks expect of it afterwards.

@@ -221,6 +221,19 @@ Result<SortSpec> SortSpecFrom(const Value& v) {
   return spec;
 }
 
+// The object's `columns` array, in ordinal order.
+Result<std::vector<Column>> ColumnsFrom(const Fields& f) {
+  HOGLAKE_ASSIGN_OR_RETURN(const Value* columns, f.Array("columns"));
+  std::vector<Column> out;
+  for (const Value& column : columns->GetArray()) {
+    HOGLAKE_ASSIGN_OR_RETURN(Column c, ColumnFrom(column));
+    out.push_back(std::move(c));
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Column& a, const Column& b) { return a.ordinal < b.ordinal; });
+  return out;
+}
+
 Result<TableInfo> TableInfoFrom(const Value& v, std::string_view raw) {
   HOGLAKE_RETURN_IF_ERROR(CheckObject(v, "Table"));
   Fields f("Table", v);
@@ -228,13 +241,7 @@ Result<TableInfo> TableInfoFrom(const Value& v, std::string_view raw) {
   HOGLAKE_ASSIGN_OR_RETURN(t.name, f.Str("name"));
   HOGLAKE_ASSIGN_OR_RETURN(t.namespace_name, f.Str("namespace"));
   HOGLAKE_ASSIGN_OR_RETURN(t.table_uuid, f.Str("table_uuid"));
-  HOGLAKE_ASSIGN_OR_RETURN(const Value* columns, f.Array("columns"));
-  for (const Value& column : columns->GetArray()) {
-    HOGLAKE_ASSIGN_OR_RETURN(Column c, ColumnFrom(column));
-    t.columns.push_back(std::move(c));
-  }
-  std::stable_sort(t.columns.begin(), t.columns.end(),
-                   [](const Column& a, const Column& b) { return a.ordinal < b.ordinal; });
+  HOGLAKE_ASSIGN_OR_RETURN(t.columns, ColumnsFrom(f));
   HOGLAKE_ASSIGN_OR_RETURN(t.record_count, f.OptInt("record_count"));
   HOGLAKE_ASSIGN_OR_RETURN(t.file_count, f.OptInt("file_count"));
   HOGLAKE_ASSIGN_OR_RETURN(t.file_size_bytes, f.OptInt("file_size_bytes"));
@@ -602,13 +609,7 @@ Result<TableCreation> ParseTableCreation(std::string_view text) {
         HOGLAKE_ASSIGN_OR_RETURN(c.table_uuid, f.Str("table_uuid"));
         HOGLAKE_ASSIGN_OR_RETURN(c.namespace_name, f.Str("namespace"));
         HOGLAKE_ASSIGN_OR_RETURN(c.name, f.Str("name"));
-        HOGLAKE_ASSIGN_OR_RETURN(const Value* columns, f.Array("columns"));
-        for (const Value& column : columns->GetArray()) {
-          HOGLAKE_ASSIGN_OR_RETURN(Column parsed, ColumnFrom(column));
-          c.columns.push_back(std::move(parsed));
-        }
-        std::stable_sort(c.columns.begin(), c.columns.end(),
-                         [](const Column& a, const Column& b) { return a.ordinal < b.ordinal; });
+        HOGLAKE_ASSIGN_OR_RETURN(c.columns, ColumnsFrom(f));
         HOGLAKE_ASSIGN_OR_RETURN(c.write_path, f.Str("write_path"));
         HOGLAKE_ASSIGN_OR_RETURN(c.state, f.Str("state"));
         HOGLAKE_ASSIGN_OR_RETURN(std::optional<std::string> expires, f.OptStr("expires_at"));

@@ -7,15 +7,6 @@
 namespace hoglake::server {
 namespace {
 
-void WriteBound(const iceberg::TypeSpec& type, const std::optional<std::string>& bytes,
-                JsonWriter& w) {
-  if (!bytes) {
-    w.Null();
-    return;
-  }
-  w.RawWith([&](std::string* out) { iceberg::AppendBoundJson(type, *bytes, out); });
-}
-
 void AppendInt(int64_t value, std::string* out) {
   char buf[24];
   out->append(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr);
@@ -28,6 +19,11 @@ void AppendBound(const iceberg::TypeSpec& type, const std::optional<std::string>
   } else {
     out->append("null");
   }
+}
+
+void WriteBound(const iceberg::TypeSpec& type, const std::optional<std::string>& bytes,
+                JsonWriter& w) {
+  w.RawWith([&](std::string* out) { AppendBound(type, bytes, out); });
 }
 
 // One column_stats entry, appended as a whole: a plan writes hundreds of

@@ -120,8 +120,7 @@ TEST(RetirementTest, RetiresOnlyTablesDroppedBelowTheFloor) {
                    "s.data_file_id)"),
             0);
   ExpectNoOrphanFileChildren(pg, "lake");
-  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_stats WHERE catalog_id = " + catalog_id),
-            3)
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_file_stats WHERE catalog_id = " + catalog_id), 3)
       << "the live and late tables' files keep their stats";
   EXPECT_EQ(live_rows("live"), 2) << "a live table's files are untouched";
   EXPECT_EQ(live_rows("late"), 1) << "a table dropped above the floor is untouched";

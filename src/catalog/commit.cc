@@ -16,6 +16,7 @@
 #include "catalog/data_file_writes.h"
 #include "catalog/file_registration.h"
 #include "catalog/table_store.h"
+#include "catalog/uploads.h"
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
@@ -66,31 +67,43 @@ Result<std::vector<TableAppend>> MergeGroups(std::vector<TableAppend> groups) {
   return merged;
 }
 
-// One round trip for the live table, its live partition spec (id and arity)
-// and its live columns (one row per column; none when the table has none).
-Result<ResolvedTable> Resolve(PgConnection& conn, int64_t catalog_id, TableAppend& g) {
-  const std::string catalog = std::to_string(catalog_id);
+// The live table, its live partition spec (id and arity), its live columns
+// (one row per column; one row with NULL column fields when it has none) and
+// whether it saw DDL after the read snapshot ($4; false without one).
+constexpr const char* kResolveQuery =
+    "SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
+    "coalesce((c.type_params->>'precision')::int, 0), "
+    "coalesce((c.type_params->>'scale')::int, 0), "
+    "$4::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM hog_snapshot_change x "
+    "WHERE x.catalog_id = v.catalog_id AND x.object_id = v.table_id AND x.snapshot_id > $4 "
+    "AND x.kind IN ('table_dropped', 'table_altered')) "
+    "FROM hog_namespace n "
+    "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
+    "n.namespace_id "
+    "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
+    "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
+    "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
+    "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
+    "AND s.table_id = v.table_id AND s.end_snapshot IS NULL LIMIT 1) sp ON true "
+    "LEFT JOIN hog_column c ON c.catalog_id = v.catalog_id AND c.table_id = v.table_id "
+    "AND c.end_snapshot IS NULL "
+    "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
+    "AND v.name = $3 AND v.end_snapshot IS NULL";
+
+PgStatement ResolveStatement(const std::string& catalog_id, const TableAppend& g,
+                             const std::optional<int64_t>& read_snapshot) {
+  return {
+      kResolveQuery,
+      {catalog_id, g.namespace_name, g.table,
+       read_snapshot ? std::optional<std::string>(std::to_string(*read_snapshot)) : std::nullopt}};
+}
+
+// Reads kResolveQuery's rows for `g`; when there are none, one more round
+// trip tells a dropped table from an unknown one.
+Result<ResolvedTable> Resolve(PgConnection& conn, const std::string& catalog, TableAppend& g,
+                              const PgResult& r, bool* ddl_since_read) {
   ResolvedTable out;
   out.group = &g;
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
-      conn.ExecPrepared(
-          "SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
-          "coalesce((c.type_params->>'precision')::int, 0), "
-          "coalesce((c.type_params->>'scale')::int, 0) "
-          "FROM hog_namespace n "
-          "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
-          "n.namespace_id "
-          "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
-          "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
-          "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
-          "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
-          "AND s.table_id = v.table_id AND s.end_snapshot IS NULL LIMIT 1) sp ON true "
-          "LEFT JOIN hog_column c ON c.catalog_id = v.catalog_id AND c.table_id = v.table_id "
-          "AND c.end_snapshot IS NULL "
-          "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
-          "AND v.name = $3 AND v.end_snapshot IS NULL",
-          {catalog, g.namespace_name, g.table}));
   if (r.rows() == 0) {
     HOGLAKE_ASSIGN_OR_RETURN(
         PgResult dropped,
@@ -130,6 +143,7 @@ Result<ResolvedTable> Resolve(PgConnection& conn, int64_t catalog_id, TableAppen
     out.spec_id = r.GetInt64(0, 2);
     out.spec_arity = r.GetInt64(0, 3);
   }
+  *ddl_since_read = r.GetBool(0, 8);
   return out;
 }
 
@@ -157,34 +171,11 @@ Status ValidateFiles(ResolvedTable& t) {
   return Status::Ok();
 }
 
-// Everything a commit does once the catalog's commit lock is held: receipt,
-// request shape, resolution, validation, claims, and the writes of one
-// snapshot, staged in `scope` (the caller commits). Runs inside a group-commit
-// batch (commit_batcher.h): the scope's head already includes the snapshots
-// staged by earlier requests of the batch, exactly as if they had committed.
-Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
-                                  CommitEndpoint endpoint,
-                                  const std::function<Status()>& check_paths) {
-  PgConnection& conn = scope.conn();
-  const int64_t head = scope.head().head_snapshot_id;
-  const std::string catalog_id = std::to_string(scope.catalog_id());
-  std::string fingerprint;
-  if (request.idempotency_key) {
-    fingerprint = CommitFingerprint(request);
-    HOGLAKE_ASSIGN_OR_RETURN(PgResult receipt,
-                             conn.ExecPrepared("SELECT encode(fingerprint, 'hex'), snapshot_id, "
-                                               "schema_version FROM hog_commit_receipt "
-                                               "WHERE catalog_id = $1 AND idempotency_key = $2",
-                                               {catalog_id, *request.idempotency_key}));
-    if (receipt.rows() > 0) {
-      if (receipt.GetText(0, 0) != HexEncode(fingerprint)) {
-        return Validation("idempotency_key ", *request.idempotency_key,
-                          " reused with a different request");
-      }
-      return CommitResult{receipt.GetInt64(0, 1), receipt.GetInt64(0, 2)};
-    }
-    HOGLAKE_RETURN_IF_ERROR(check_paths());
-  }
+// The checks of a commit request that need no reads, in contract order
+// after the receipt: data paths (keyed requests; unkeyed ones were checked
+// before the lock), group merge, request shape.
+Status CheckRequest(CommitRequest& request, const std::function<Status()>& check_paths) {
+  if (request.idempotency_key) HOGLAKE_RETURN_IF_ERROR(check_paths());
   HOGLAKE_ASSIGN_OR_RETURN(request.appends, MergeGroups(std::move(request.appends)));
   if (request.appends.empty() && request.deletes.empty()) {
     return Validation("commit has no appends or deletes");
@@ -196,73 +187,116 @@ Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
     if (!request.read_snapshot) return Validation("a commit with deletes requires read_snapshot");
     return NotImplemented("deletion vectors are not yet implemented by this server");
   }
+  return Status::Ok();
+}
+
+// Everything a commit does once the catalog's commit lock is held: receipt,
+// request shape, resolution, validation, claims, and the writes of one
+// snapshot, staged in `scope` (the caller commits). Runs inside a group-commit
+// batch (commit_batcher.h): the scope's head already includes the snapshots
+// staged by earlier requests of the batch, exactly as if they had committed.
+// Two round trips on the common path: every read (receipt, tables, claims and
+// removal queue) in one pipeline, every write (files, receipt, snapshot) in
+// another; the checks run between them, in the contract's order.
+Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
+                                  CommitEndpoint endpoint,
+                                  const std::function<Status()>& check_paths) {
+  const int64_t head = scope.head().head_snapshot_id;
+  const std::string catalog_id = std::to_string(scope.catalog_id());
+  std::string fingerprint;
+  if (request.idempotency_key) fingerprint = CommitFingerprint(request);
+  const Status request_ok = CheckRequest(request, check_paths);
+
+  // ---- reads: one round trip ----
+  std::vector<PgStatement> reads;
+  if (request.idempotency_key) {
+    reads.push_back(
+        {"SELECT encode(fingerprint, 'hex'), snapshot_id, schema_version FROM "
+         "hog_commit_receipt WHERE catalog_id = $1 AND idempotency_key = $2",
+         {catalog_id, *request.idempotency_key}});
+  }
+  std::vector<PublishedPath> published;
+  if (request_ok.ok()) {
+    for (const TableAppend& g : request.appends) {
+      reads.push_back(ResolveStatement(catalog_id, g, request.read_snapshot));
+      for (const FileRegistration& f : g.files) {
+        published.push_back({f.path, "data", f.file_format.value_or("parquet")});
+      }
+    }
+  }
+  // Upload claims (§4.2 step 12): claimed paths must belong to this operation.
+  const PathGuard guard(scope.catalog_id(), request.idempotency_key, std::move(published),
+                        endpoint == CommitEndpoint::kUploads);
+  if (!guard.empty()) reads.push_back(guard.statement());
+  if (reads.empty()) return request_ok.error();  // refused without a read
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<PgResult> read, scope.Pipeline(reads));
+  size_t next = 0;
+  if (request.idempotency_key) {
+    const PgResult& receipt = read[next++];
+    if (receipt.rows() > 0) {
+      if (receipt.GetText(0, 0) != HexEncode(fingerprint)) {
+        return Validation("idempotency_key ", *request.idempotency_key,
+                          " reused with a different request");
+      }
+      return CommitResult{receipt.GetInt64(0, 1), receipt.GetInt64(0, 2)};
+    }
+  }
+  HOGLAKE_RETURN_IF_ERROR(request_ok);
   std::vector<ResolvedTable> tables;
+  std::vector<std::string> ddl_since_read;
   for (TableAppend& g : request.appends) {
-    HOGLAKE_ASSIGN_OR_RETURN(ResolvedTable t, Resolve(conn, scope.catalog_id(), g));
+    bool ddl = false;
+    HOGLAKE_ASSIGN_OR_RETURN(ResolvedTable t,
+                             Resolve(scope.conn(), catalog_id, g, read[next++], &ddl));
+    if (ddl) ddl_since_read.push_back(Qualified(g));
     tables.push_back(std::move(t));
   }
   if (request.read_snapshot) {
-    const int64_t read = *request.read_snapshot;
-    if (read > head) return Validation("read_snapshot ", read, " is beyond head ", head);
-    if (read < scope.head().earliest_snapshot_id) {
-      return BelowFloorError(scope.head(), StrCat("read_snapshot ", read));
+    const int64_t read_at = *request.read_snapshot;
+    if (read_at > head) return Validation("read_snapshot ", read_at, " is beyond head ", head);
+    if (read_at < scope.head().earliest_snapshot_id) {
+      return BelowFloorError(scope.head(), StrCat("read_snapshot ", read_at));
     }
-    std::vector<int64_t> ids;
-    for (const auto& t : tables) ids.push_back(t.table_id);
-    HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult hits,
-        conn.ExecPrepared(
-            "SELECT DISTINCT object_id FROM hog_snapshot_change WHERE catalog_id = $1 "
-            "AND snapshot_id > $2 AND object_id = ANY($3::bigint[]) "
-            "AND kind IN ('table_dropped', 'table_altered')",
-            {catalog_id, std::to_string(read), PgIntArray(ids)}));
-    if (hits.rows() > 0) {
-      std::vector<std::string> names;
-      for (int i = 0; i < hits.rows(); ++i) {
-        for (const auto& t : tables) {
-          if (t.table_id == hits.GetInt64(i, 0)) names.push_back(Qualified(*t.group));
-        }
-      }
+    if (!ddl_since_read.empty()) {
+      std::vector<std::string>& names = ddl_since_read;
       std::sort(names.begin(), names.end());
       Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", names[0],
-                          names.size() > 1 ? " and others" : "", " since read_snapshot ", read);
-      e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read) +
+                          names.size() > 1 ? " and others" : "", " since read_snapshot ", read_at);
+      e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read_at) +
                      ",\"retry\":\"re-prepare\"";
       return e;
     }
   }
   for (ResolvedTable& t : tables) HOGLAKE_RETURN_IF_ERROR(ValidateFiles(t));
-  // Upload claims (§4.2 step 12): claimed paths must belong to this operation.
-  std::vector<PublishedPath> published;
-  for (const ResolvedTable& t : tables) {
-    for (const FileRegistration& f : t.group->files) {
-      published.push_back({f.path, "data", f.file_format.value_or("parquet")});
-    }
-  }
-  HOGLAKE_RETURN_IF_ERROR(RegisterAndGuardPaths(conn, scope.catalog_id(), request.idempotency_key,
-                                                published, endpoint == CommitEndpoint::kUploads));
+  if (!guard.empty()) HOGLAKE_RETURN_IF_ERROR(guard.Finish(scope.conn(), read[next++]));
 
-  // ---- writes ----
+  // ---- writes: one round trip ----
   const int64_t snapshot = scope.snapshot_id();
-  // File ids come from the catalog's allocator, in InsertDataFiles' first
-  // round trip.
   std::vector<FileBatch> batches;
   for (const ResolvedTable& t : tables) {
     batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
     scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
   }
-  HOGLAKE_RETURN_IF_ERROR(
-      InsertDataFiles(conn, scope.catalog_id(), snapshot, std::nullopt, batches));
-  const std::string snap = std::to_string(snapshot);
+  // File ids come from the catalog's allocator, inside the insert statement.
+  HOGLAKE_ASSIGN_OR_RETURN(DataFileInsert insert, DataFileInsert::Plan(scope.catalog_id(), snapshot,
+                                                                       std::nullopt, batches));
+  std::vector<PgStatement> writes;
+  if (!insert.empty()) writes.push_back(insert.statement());
   if (request.idempotency_key) {
-    HOGLAKE_RETURN_IF_ERROR(conn.ExecPrepared(
-        "INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
-        "snapshot_id, schema_version) "
-        "VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
-        {catalog_id, *request.idempotency_key, HexEncode(fingerprint), snap,
-         std::to_string(scope.head().schema_version)}));
+    writes.push_back(
+        {"INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
+         "snapshot_id, schema_version) VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
+         {catalog_id, *request.idempotency_key, HexEncode(fingerprint), std::to_string(snapshot),
+          std::to_string(scope.head().schema_version)}});
   }
-  return scope.Stage(/*ddl=*/false, CommitMetadata{request.author, request.message});
+  std::vector<PgResult> written;
+  HOGLAKE_ASSIGN_OR_RETURN(
+      CommitResult result,
+      scope.Stage(/*ddl=*/false, CommitMetadata{request.author, request.message}, writes,
+                  &written));
+  // A refusal here is rolled back by the caller with everything above.
+  if (!insert.empty()) HOGLAKE_RETURN_IF_ERROR(insert.Check(written[0]));
+  return result;
 }
 
 }  // namespace
@@ -348,11 +382,7 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     std::optional<Error> broken;
     for (CommitBatcher::Request* r : batch) {
       if (broken) break;
-      Status savepoint = scope->Savepoint();
-      if (!savepoint.ok()) {
-        broken = savepoint.error();
-        break;
-      }
+      scope->MarkSavepoint();
       Result<CommitResult> result = r->body(*scope);
       if (!result.ok()) {
         Status rolled_back = scope->RollbackToSavepoint();

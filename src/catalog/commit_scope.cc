@@ -11,6 +11,12 @@ constexpr const char* kHeadColumns =
     "catalog_id, last_snapshot_id, schema_version, earliest_snapshot_id, "
     "(extract(epoch from earliest_snapshot_time) * 1000000)::bigint";
 
+const std::string& HeadByIdQuery() {
+  static const std::string query =
+      StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE catalog_id = $1");
+  return query;
+}
+
 CatalogHead HeadFromRow(const PgResult& r) {
   CatalogHead head;
   head.catalog_id = r.GetInt64(0, 0);
@@ -67,27 +73,32 @@ Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view cata
 Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_id,
                                             std::string_view catalog_name, int64_t lock_timeout_ms,
                                             const CommitLockObserver& observer) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
-  // One round trip: the bound is set (left to right) before the lock waits.
-  Status locked =
-      TimedLock(conn, "SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
-                {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
-                 std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))},
-                observer);
-  if (!locked.ok()) {
-    if (locked.error().code == ErrorCode::kCommitQueueTimeout) {
-      return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
-                       "' commit lock not acquired within ", lock_timeout_ms, " ms");
-    }
-    return locked.error();
+  // One round trip: BEGIN, the wait bound (set left to right before the lock
+  // waits), the lock, and the head read under it.
+  const std::string catalog = std::to_string(catalog_id);
+  std::vector<PgResult> results;
+  const auto started = std::chrono::steady_clock::now();
+  Result<PgTransaction> txn = PgTransaction::Begin(
+      conn,
+      {{"SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
+        {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
+         std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))}},
+       {HeadByIdQuery(), {catalog}}},
+      &results);
+  const bool timed_out = !txn.ok() && txn.error().code == ErrorCode::kCommitQueueTimeout;
+  if (observer && (txn.ok() || timed_out)) {
+    observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+             timed_out);
   }
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
-      conn.ExecPrepared(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE catalog_id = $1"),
-                        {std::to_string(catalog_id)}));
-  if (r.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
-  CommitScope scope(&conn, std::move(txn));
-  scope.head_ = HeadFromRow(r);
+  if (timed_out) {
+    return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
+                     "' commit lock not acquired within ", lock_timeout_ms, " ms");
+  }
+  if (!txn.ok()) return txn.error();
+  const PgResult& head = results[1];
+  if (head.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
+  CommitScope scope(&conn, std::move(*txn));
+  scope.head_ = HeadFromRow(head);
   return scope;
 }
 
@@ -117,7 +128,9 @@ Result<CommitResult> CommitScope::Finish(bool ddl, const CommitMetadata& metadat
   return result;
 }
 
-Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata) {
+Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata,
+                                        const std::vector<PgStatement>& statements,
+                                        std::vector<PgResult>* results) {
   const int64_t snapshot = snapshot_id();
   const int64_t schema_version = head_.schema_version + (ddl ? 1 : 0);
   const std::string catalog = std::to_string(head_.catalog_id);
@@ -135,13 +148,19 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
   ids += '}';
   // One statement: the change rows' foreign key to the snapshot is checked
   // at the end of the statement, after both inserts.
-  HOGLAKE_RETURN_IF_ERROR(conn_->ExecPrepared(
-      "WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
-      "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)) "
-      "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
-      "SELECT $1, $2, k, o FROM unnest($6::text[], $7::bigint[]) AS c(k, o)",
-      {catalog, std::to_string(snapshot), std::to_string(schema_version), metadata.author,
-       metadata.message, kinds, ids}));
+  std::vector<PgStatement> all = statements;
+  all.push_back(
+      {"WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
+       "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)) "
+       "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
+       "SELECT $1, $2, k, o FROM unnest($6::text[], $7::bigint[]) AS c(k, o)",
+       {catalog, std::to_string(snapshot), std::to_string(schema_version), metadata.author,
+        metadata.message, kinds, ids}});
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<PgResult> done, Pipeline(all));
+  if (results != nullptr) {
+    done.pop_back();
+    *results = std::move(done);
+  }
   changes_.clear();
   head_.head_snapshot_id = snapshot;
   head_.schema_version = schema_version;
@@ -150,25 +169,63 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
 }
 
 Status CommitScope::CommitStaged() {
-  if (staged_) {
-    HOGLAKE_RETURN_IF_ERROR(conn_->ExecPrepared(
-        "UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
+  if (failed_) return *failed_;
+  if (!staged_) return txn_.Commit();
+  return txn_.Commit(
+      {{"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
         {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
-         std::to_string(head_.schema_version)}));
-  }
-  return txn_.Commit();
+         std::to_string(head_.schema_version)}}});
 }
 
-Status CommitScope::Savepoint() {
+PgConnection& CommitScope::conn() {
+  if (savepoint_due_ && !failed_) {
+    Result<std::vector<PgResult>> taken = Pipeline({});
+    if (!taken.ok()) failed_ = taken.error();
+  }
+  return *conn_;
+}
+
+std::vector<PgStatement> CommitScope::SavepointStatements() const {
   // The previous mutation's savepoint is released in the same round trip.
-  Status st = conn_->ExecScript(savepoint_ ? "RELEASE SAVEPOINT hog_commit; SAVEPOINT hog_commit"
-                                           : "SAVEPOINT hog_commit");
-  if (st.ok()) savepoint_ = true;
-  return st;
+  if (savepoint_) return {{"RELEASE SAVEPOINT hog_commit", {}}, {"SAVEPOINT hog_commit", {}}};
+  return {{"SAVEPOINT hog_commit", {}}};
+}
+
+Result<std::vector<PgResult>> CommitScope::Pipeline(const std::vector<PgStatement>& statements) {
+  if (failed_) return *failed_;
+  if (!savepoint_due_) return conn_->ExecPipeline(statements);
+  std::vector<PgStatement> all = SavepointStatements();
+  const size_t owed = all.size();
+  all.insert(all.end(), statements.begin(), statements.end());
+  size_t failed_at = 0;
+  Result<std::vector<PgResult>> done = conn_->ExecPipeline(all, &failed_at);
+  savepoint_due_ = false;
+  savepoint_ = true;
+  if (!done.ok()) {
+    // Without the savepoint nothing can be rolled back to it: the batch is
+    // abandoned (RollbackToSavepoint fails from now on).
+    if (failed_at < owed) failed_ = done.error();
+    return done.error();
+  }
+  done->erase(done->begin(), done->begin() + static_cast<std::ptrdiff_t>(owed));
+  return done;
+}
+
+void CommitScope::MarkSavepoint() {
+  savepoint_due_ = true;
+  head_at_savepoint_ = head_;
+  staged_at_savepoint_ = staged_;
 }
 
 Status CommitScope::RollbackToSavepoint() {
   changes_.clear();
+  head_ = head_at_savepoint_;
+  staged_ = staged_at_savepoint_;
+  if (failed_) return *failed_;
+  if (savepoint_due_) {  // nothing was sent since the mark
+    savepoint_due_ = false;
+    return Status::Ok();
+  }
   return conn_->ExecScript("ROLLBACK TO SAVEPOINT hog_commit");
 }
 

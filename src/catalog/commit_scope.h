@@ -57,7 +57,12 @@ class CommitScope {
 
   CommitScope(CommitScope&&) = default;
 
-  PgConnection& conn() { return *conn_; }
+  // The connection, for the mutation's statements (a savepoint marked with
+  // MarkSavepoint() is taken first).
+  PgConnection& conn();
+  // Runs the mutation's statements in one round trip (ExecPipeline), after
+  // the savepoint marked with MarkSavepoint() if it is not taken yet.
+  Result<std::vector<PgResult>> Pipeline(const std::vector<PgStatement>& statements);
   const CatalogHead& head() const { return head_; }
   int64_t catalog_id() const { return head_.catalog_id; }
   // The id the snapshot being built will get (head + 1).
@@ -79,25 +84,41 @@ class CommitScope {
   // Group commit (commit_batcher.h): several mutations in one transaction.
   // Stage() writes the snapshot of the changes recorded so far (as Finish
   // does) and advances the scope's head to it without touching the catalog
-  // row or committing; the next mutation builds snapshot_id() + 1.
-  // CommitStaged() advances the catalog row to the last staged snapshot (if
-  // any) and commits. A mutation that fails is rolled back with
-  // Savepoint()/RollbackToSavepoint() taken around it; DiscardChanges()
-  // forgets what it recorded.
-  Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {});
+  // row or committing; the next mutation builds snapshot_id() + 1. With
+  // `statements`, they run first in the same round trip and their results
+  // go to `*results`. CommitStaged() advances the catalog row to the last
+  // staged snapshot (if any) and commits, in one round trip.
+  //
+  // Each mutation of a batch runs between MarkSavepoint() and, if it fails,
+  // RollbackToSavepoint(). MarkSavepoint() sends nothing: the savepoint is
+  // taken in the round trip of the mutation's first statement (Pipeline(),
+  // Stage() or conn()), so a mutation refused before touching the database
+  // costs no round trip. RollbackToSavepoint() undoes the mutation's rows,
+  // its recorded changes and a snapshot it staged.
+  Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {},
+                             const std::vector<PgStatement>& statements = {},
+                             std::vector<PgResult>* results = nullptr);
   Status CommitStaged();
-  Status Savepoint();
+  void MarkSavepoint();
   Status RollbackToSavepoint();
   void DiscardChanges() { changes_.clear(); }
 
  private:
   CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
 
+  // The savepoint statements owed before the mutation's first statement.
+  std::vector<PgStatement> SavepointStatements() const;
+
   PgConnection* conn_;
   PgTransaction txn_;
   CatalogHead head_;
-  bool staged_ = false;     // a snapshot was staged since Begin
-  bool savepoint_ = false;  // the savepoint exists (RELEASE it before the next)
+  bool staged_ = false;         // a snapshot was staged since Begin
+  bool savepoint_ = false;      // the savepoint exists (RELEASE it before the next)
+  bool savepoint_due_ = false;  // marked, not taken yet
+  // What RollbackToSavepoint() restores.
+  CatalogHead head_at_savepoint_;
+  bool staged_at_savepoint_ = false;
+  std::optional<Error> failed_;  // conn() could not take the savepoint
   std::vector<std::pair<ChangeKind, int64_t>> changes_;
 };
 

@@ -24,12 +24,32 @@ struct FileBatch {
   const std::vector<FileRegistration>* files = nullptr;
 };
 
-// Inserts every batch's files at `snapshot` with ids from `first_file_id`
-// on (in batch order), row ids continuing each table's next_row_id, and
-// advances the tables' totals. Without `first_file_id` the ids are allocated
-// from the catalog's next_file_id in the same round trip as the row ids (as
-// CommitScope::AllocateIds would). kValidation when a table's row ids would
-// overflow int64. Two round trips.
+// The one statement that inserts every batch's files at `snapshot` with ids
+// from `first_file_id` on (in batch order), row ids continuing each table's
+// next_row_id, and advances the tables' totals. Without `first_file_id` the
+// ids are allocated from the catalog's next_file_id in the same statement (as
+// CommitScope::AllocateIds would). Built by Plan(), sent by the caller
+// (alone or in a pipeline), and its result read by Check().
+class DataFileInsert {
+ public:
+  // kValidation when a table's added rows overflow int64.
+  static Result<DataFileInsert> Plan(int64_t catalog_id, int64_t snapshot,
+                                     std::optional<int64_t> first_file_id,
+                                     const std::vector<FileBatch>& batches);
+
+  bool empty() const { return tables_.empty(); }  // nothing to write
+  const PgStatement& statement() const { return statement_; }
+  // kValidation when a table's row ids would overflow int64: its files were
+  // not written and the caller must roll the statement back.
+  Status Check(const PgResult& result) const;
+
+ private:
+  std::vector<int64_t> tables_;
+  std::vector<std::string> names_;
+  PgStatement statement_;
+};
+
+// Plan, send and Check in one call: one round trip.
 Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
                        std::optional<int64_t> first_file_id, const std::vector<FileBatch>& batches);
 

@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cstring>
+#include <iterator>
+#include <optional>
 
 namespace hoglake::catalog {
 
@@ -71,7 +73,9 @@ Result<PgConnection> PgConnection::Open(const std::string& conninfo) {
   return PgConnection(conn);
 }
 
-bool PgConnection::broken() const { return !conn_ || PQstatus(conn_.get()) != CONNECTION_OK; }
+bool PgConnection::broken() const {
+  return poisoned_ || !conn_ || PQstatus(conn_.get()) != CONNECTION_OK;
+}
 
 Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
   const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
@@ -140,6 +144,103 @@ Result<PgResult> PgConnection::ExecPrepared(std::string_view sql,
   const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return ErrorFrom(raw, sql);
   return result;
+}
+
+Result<std::vector<PgResult>> PgConnection::ExecPipeline(const std::vector<PgStatement>& statements,
+                                                         size_t* failed_index) {
+  size_t unused_index = 0;
+  size_t& failed_at = failed_index ? *failed_index : unused_index;
+  failed_at = statements.size();
+  std::vector<PgResult> results(statements.size());
+  if (statements.empty()) return results;
+  // Texts this pipeline prepares (each once), named after the ones kept.
+  std::unordered_map<std::string, std::string> fresh;
+  for (const PgStatement& s : statements) {
+    std::string text(s.sql);
+    if (!prepared_.contains(text)) fresh.emplace(std::move(text), std::string());
+  }
+  if (prepared_.size() + fresh.size() > kMaxPreparedStatements) {
+    HOGLAKE_RETURN_IF_ERROR(ExecScript("DEALLOCATE ALL"));
+    prepared_.clear();
+    for (const PgStatement& s : statements) fresh.emplace(std::string(s.sql), std::string());
+  }
+  pg_conn* conn = conn_.get();
+  if (PQenterPipelineMode(conn) != 1) return ErrorFrom(nullptr, statements[0].sql);
+  // What was sent, in order: a Parse (prepare) of a fresh text, or an
+  // execution of statement `index`.
+  struct Sent {
+    size_t index;
+    bool prepare;
+    std::string name;
+  };
+  std::vector<Sent> sent;
+  size_t next_name = prepared_.size();
+  bool sending = true;
+  for (size_t i = 0; i < statements.size() && sending; ++i) {
+    const PgStatement& s = statements[i];
+    const std::string text(s.sql);
+    std::string name;
+    if (auto kept = prepared_.find(text); kept != prepared_.end()) {
+      name = kept->second;
+    } else {
+      std::string& pending = fresh.at(text);
+      if (pending.empty()) {
+        pending = "hog_" + std::to_string(++next_name);
+        sending = PQsendPrepare(conn, pending.c_str(), text.c_str(),
+                                static_cast<int>(s.params.size()), nullptr) == 1;
+        if (sending) sent.push_back({i, true, pending});
+      }
+      name = pending;
+    }
+    if (!sending) break;
+    std::vector<const char*> values;
+    values.reserve(s.params.size());
+    for (const PgParam& p : s.params) values.push_back(p ? p->c_str() : nullptr);
+    sending = PQsendQueryPrepared(conn, name.c_str(), static_cast<int>(s.params.size()),
+                                  values.data(), nullptr, nullptr, 0) == 1;
+    if (sending) sent.push_back({i, false, name});
+  }
+  if (!sending || PQpipelineSync(conn) != 1) {
+    // Without the sync the results cannot be read to a known end.
+    poisoned_ = true;
+    return ErrorFrom(nullptr, statements[0].sql);
+  }
+  std::optional<Error> failed;
+  for (const Sent& s : sent) {
+    std::string_view sql = statements[s.index].sql;
+    pg_result* raw = PQgetResult(conn);
+    PgResult owned(raw);
+    if (raw == nullptr || PQgetResult(conn) != nullptr) {  // each result ends with a nullptr
+      poisoned_ = true;
+      return ErrorFrom(nullptr, sql);
+    }
+    const ExecStatusType status = PQresultStatus(raw);
+    if (status == PGRES_PIPELINE_ABORTED) continue;  // skipped after the failure
+    if (s.prepare) {
+      if (status == PGRES_COMMAND_OK) {
+        prepared_.emplace(std::string(sql), s.name);
+      } else if (!failed) {
+        failed = ErrorFrom(raw, sql);
+        failed_at = s.index;
+      }
+      continue;
+    }
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+      if (!failed) {
+        failed = ErrorFrom(raw, sql);
+        failed_at = s.index;
+      }
+      continue;
+    }
+    results[s.index] = std::move(owned);
+  }
+  pg_result* sync = PQgetResult(conn);
+  if (sync == nullptr || PQresultStatus(sync) != PGRES_PIPELINE_SYNC) poisoned_ = true;
+  PgResult sync_owner(sync);
+  if (PQexitPipelineMode(conn) != 1) poisoned_ = true;
+  if (failed) return *failed;
+  if (poisoned_) return ErrorFrom(nullptr, statements[0].sql);
+  return results;
 }
 
 Status PgConnection::SendBinary(std::string_view sql) {
@@ -214,6 +315,19 @@ Result<PgTransaction> PgTransaction::Begin(PgConnection& conn) {
   return PgTransaction(&conn);
 }
 
+Result<PgTransaction> PgTransaction::Begin(PgConnection& conn,
+                                           const std::vector<PgStatement>& statements,
+                                           std::vector<PgResult>* results) {
+  std::vector<PgStatement> all;
+  all.reserve(statements.size() + 1);
+  all.push_back({"BEGIN", {}});
+  all.insert(all.end(), statements.begin(), statements.end());
+  PgTransaction txn(&conn);  // rolls back if a statement fails
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<PgResult> out, conn.ExecPipeline(all));
+  results->assign(std::make_move_iterator(out.begin() + 1), std::make_move_iterator(out.end()));
+  return txn;
+}
+
 PgTransaction::~PgTransaction() {
   if (conn_ != nullptr && !conn_->broken()) (void)conn_->Exec("ROLLBACK");
 }
@@ -222,6 +336,17 @@ Status PgTransaction::Commit() {
   PgConnection* conn = conn_;
   conn_ = nullptr;
   return conn->Exec("COMMIT").status();
+}
+
+Status PgTransaction::Commit(const std::vector<PgStatement>& statements) {
+  std::vector<PgStatement> all = statements;
+  all.push_back({"COMMIT", {}});
+  PgConnection* conn = conn_;
+  Result<std::vector<PgResult>> done = conn->ExecPipeline(all);
+  conn_ = nullptr;
+  // A statement that failed left the transaction open (COMMIT was skipped).
+  if (!done.ok() && !conn->broken()) (void)conn->Exec("ROLLBACK");
+  return done.status();
 }
 
 }  // namespace hoglake::catalog

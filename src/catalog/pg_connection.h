@@ -29,6 +29,13 @@ namespace hoglake::catalog {
 
 using PgParam = std::optional<std::string>;  // nullopt = SQL NULL
 
+// One statement of a pipeline (PgConnection::ExecPipeline): a constant text,
+// prepared once per connection as ExecPrepared does, and its parameters.
+struct PgStatement {
+  std::string_view sql;
+  std::vector<PgParam> params;
+};
+
 class PgResult {
  public:
   PgResult() = default;
@@ -76,6 +83,17 @@ class PgConnection {
   // texts are kept per connection; more start the cache afresh).
   Result<PgResult> ExecPrepared(std::string_view sql, const std::vector<PgParam>& params = {});
   static constexpr size_t kMaxPreparedStatements = 128;
+  // Runs `statements` in order in ONE round trip (libpq pipeline mode), each
+  // as ExecPrepared would, and returns their results in order — or the error
+  // of the first that failed (PostgreSQL skips every statement after it).
+  // Outside an explicit transaction the statements form one implicit
+  // transaction: all of them or none. The results are read only once
+  // everything was sent, so this is for statements whose results are small
+  // (a few kilobytes); their parameters may be large. On failure
+  // `*failed_index`, when given, is the failed statement's index
+  // (statements.size() when the failure was not one statement's).
+  Result<std::vector<PgResult>> ExecPipeline(const std::vector<PgStatement>& statements,
+                                             size_t* failed_index = nullptr);
   // Runs a script of several statements without parameters.
   Status ExecScript(std::string_view sql);
   // One statement in flight, so the caller can work while PostgreSQL runs
@@ -89,7 +107,8 @@ class PgConnection {
   Status SendBinary(std::string_view sql);
   void ConsumeInput();
   Result<PgResult> ReceiveResult();
-  // True once the socket failed; the pool drops such connections.
+  // True once the socket failed (or a pipeline left the connection in an
+  // unknown state); the pool drops such connections.
   bool broken() const;
 
  private:
@@ -105,6 +124,7 @@ class PgConnection {
   // Statement text → its prepared name on this connection.
   std::unordered_map<std::string, std::string> prepared_;
   std::string in_flight_;  // the statement SendBinary sent, for errors
+  bool poisoned_ = false;  // a pipeline could not be completed
 };
 
 // Text of a PostgreSQL array literal for a text[] parameter: {"a",NULL,"b"}
@@ -119,11 +139,20 @@ std::string PgBoolArray(const std::vector<bool>& values);
 class PgTransaction {
  public:
   static Result<PgTransaction> Begin(PgConnection& conn);
+  // BEGIN and then `statements`, in one round trip (ExecPipeline); their
+  // results go to `*results`. When one fails the transaction is rolled back
+  // and its error returned.
+  static Result<PgTransaction> Begin(PgConnection& conn, const std::vector<PgStatement>& statements,
+                                     std::vector<PgResult>* results);
   PgTransaction(PgTransaction&& other) noexcept : conn_(other.conn_) { other.conn_ = nullptr; }
   PgTransaction& operator=(PgTransaction&&) = delete;
   ~PgTransaction();
 
   Status Commit();
+  // `statements` and then COMMIT, in one round trip. When a statement fails
+  // nothing is committed: the transaction is rolled back and its error
+  // returned.
+  Status Commit(const std::vector<PgStatement>& statements);
 
  private:
   explicit PgTransaction(PgConnection* conn) : conn_(conn) {}

@@ -241,30 +241,42 @@ Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
   return MarkRegistered(conn, catalog, ids);
 }
 
-Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
-                             const std::optional<std::string>& owner,
-                             const std::vector<PublishedPath>& paths, bool require_claims) {
-  if (paths.empty()) return Status::Ok();
-  std::map<std::string, const PublishedPath*> by_path;
+namespace {
+
+// Column 0 tells the rows apart: 'c' a claim (locked, upload_id order), 'q'
+// the first undrained removal-queue row naming one of the paths.
+constexpr const char* kGuardRead =
+    "WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
+    "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
+    "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
+    "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
+    "NULL AND path = ANY($2::text[]) LIMIT 1) "
+    "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
+    "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q) x "
+    "ORDER BY o, id";
+
+}  // namespace
+
+PathGuard::PathGuard(int64_t catalog_id, const std::optional<std::string>& owner,
+                     std::vector<PublishedPath> paths, bool require_claims)
+    : catalog_(std::to_string(catalog_id)),
+      owner_(owner),
+      paths_(std::move(paths)),
+      require_claims_(require_claims) {}
+
+PgStatement PathGuard::statement() const {
+  std::set<std::string_view> seen;
   std::vector<std::optional<std::string>> values;
-  for (const PublishedPath& p : paths) {
-    if (by_path.emplace(p.path, &p).second) values.emplace_back(p.path);
+  for (const PublishedPath& p : paths_) {
+    if (seen.insert(p.path).second) values.emplace_back(p.path);
   }
-  const std::string catalog = std::to_string(catalog_id);
-  // Column 0 tells the rows apart: 'c' a claim (locked, upload_id order), 'q'
-  // the first undrained removal-queue row naming one of the paths.
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
-      conn.ExecPrepared(
-          "WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
-          "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
-          "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
-          "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
-          "NULL AND path = ANY($2::text[]) LIMIT 1) "
-          "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
-          "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q) x "
-          "ORDER BY o, id",
-          {catalog, PgTextArray(values), owner}));
+  return {kGuardRead, {catalog_, PgTextArray(values), owner_}};
+}
+
+Status PathGuard::Finish(PgConnection& conn, const PgResult& r) const {
+  if (paths_.empty()) return Status::Ok();
+  std::map<std::string, const PublishedPath*> by_path;
+  for (const PublishedPath& p : paths_) by_path.emplace(p.path, &p);
   std::vector<int> claim_rows;
   std::optional<std::string> queued;
   for (int i = 0; i < r.rows(); ++i) {
@@ -275,9 +287,19 @@ Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
     }
   }
   std::vector<std::optional<std::string>> ids;
-  HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 2, claim_rows, by_path, require_claims, &ids));
+  HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 2, claim_rows, by_path, require_claims_, &ids));
   if (queued) return QueuedPathError(*queued);
-  return MarkRegistered(conn, catalog, ids);
+  return MarkRegistered(conn, catalog_, ids);
+}
+
+Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
+                             const std::optional<std::string>& owner,
+                             const std::vector<PublishedPath>& paths, bool require_claims) {
+  PathGuard guard(catalog_id, owner, paths, require_claims);
+  if (guard.empty()) return Status::Ok();
+  const PgStatement read = guard.statement();
+  HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.ExecPrepared(read.sql, read.params));
+  return guard.Finish(conn, r);
 }
 
 }  // namespace hoglake::catalog

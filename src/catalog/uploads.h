@@ -78,4 +78,24 @@ Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
                              const std::optional<std::string>& owner,
                              const std::vector<PublishedPath>& paths, bool require_claims);
 
+// RegisterAndGuardPaths in two halves, for a caller that sends the read in a
+// pipeline with other statements: statement() reads the claims (locking
+// them) and the removal queue; Finish() applies the rules to its result, in
+// the same order with the same errors, and marks the claims registered.
+class PathGuard {
+ public:
+  PathGuard(int64_t catalog_id, const std::optional<std::string>& owner,
+            std::vector<PublishedPath> paths, bool require_claims);
+
+  bool empty() const { return paths_.empty(); }  // nothing to read or check
+  PgStatement statement() const;
+  Status Finish(PgConnection& conn, const PgResult& read) const;
+
+ private:
+  std::string catalog_;
+  std::optional<std::string> owner_;
+  std::vector<PublishedPath> paths_;
+  bool require_claims_;
+};
+
 }  // namespace hoglake::catalog

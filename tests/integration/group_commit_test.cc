@@ -67,7 +67,7 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
   const std::string c = "/v1/catalogs/" + name;
   const std::string data = "s3://bucket/" + name + "/";
   ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
-  for (const char* t : {"t0", "t1", "gone"}) {
+  for (const char* t : {"t0", "t1", "gone", "full"}) {
     ASSERT_EQ(
         S::Call("POST", c + "/namespaces/ns/tables",
                 std::string(R"({"name":")") + t + R"(","columns":[{"name":"id","type":"long"}]})")
@@ -77,6 +77,20 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
   ASSERT_EQ(S::Call("DELETE", c + "/namespaces/ns/tables/gone").status, 200);
   const std::string t1_uuid =
       S::Call("GET", c + "/namespaces/ns/tables/t1").json["table_uuid"].GetString();
+  // `full`'s row-id allocator is 8 short of int64's end: an append to it is
+  // refused only by the write statement, after the request's snapshot was
+  // staged in the batch, so the batch must restore its head.
+  {
+    PgSession pg(TestPgConninfo("hoglake"));
+    ASSERT_TRUE(pg.ok());
+    pg.Exec(
+        "UPDATE hog_table_stats SET next_row_id = 9223372036854775799 WHERE catalog_id = "
+        "(SELECT catalog_id FROM hog_catalog WHERE name = '" +
+        name +
+        "') AND table_id = (SELECT v.table_id FROM hog_table_version v JOIN "
+        "hog_catalog c USING (catalog_id) WHERE c.name = '" +
+        name + "' AND v.name = 'full' AND v.end_snapshot IS NULL)");
+  }
   const int64_t head_before = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
   const int64_t lock_waits_before = LockWaits();
 
@@ -99,7 +113,7 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
         const std::string tag = std::to_string(w) + "-" + std::to_string(i);
         const std::string ok = data + "ok-" + tag;
         const std::string bad = data + "bad-" + tag;
-        switch ((w * 7 + i) % 6) {
+        switch ((w * 7 + i) % 8) {
           case 0: {  // valid, unkeyed
             Outcome o = Send(c + "/commit", AppendBody("t0", Files(ok, 2, 10)));
             if (o.status != 200) {
@@ -145,6 +159,26 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
                            R"(,"expected_table_uuid":"00000000-0000-4000-8000-000000000001")"));
             EXPECT_EQ(o.status, 409) << o.body;
             EXPECT_EQ(o.error, "table_recreated") << o.body;
+            break;
+          }
+          case 5: {  // refused by the write: row ids would overflow
+            Outcome o = Send(c + "/commit",
+                             AppendBody("full", Files(bad, 2, 5,
+                                                      R"(,"column_stats":[{"field_id":1,)"
+                                                      R"("value_count":5,"null_count":0}])")));
+            EXPECT_EQ(o.status, 422) << o.body;
+            EXPECT_EQ(o.error, "validation") << o.body;
+            EXPECT_NE(o.body.find("would overflow"), std::string::npos) << o.body;
+            break;
+          }
+          case 6: {  // keyed and refused before any read: a path outside data_path
+            char key[40];
+            std::snprintf(key, sizeof key, "00000000-0000-4000-a000-%012d", w * 1000 + i);
+            Outcome o = Send(c + "/commit",
+                             AppendBody("t0", Files("s3://elsewhere/bad-" + tag, 1, 5), "",
+                                        R"("idempotency_key":")" + std::string(key) + "\","));
+            EXPECT_EQ(o.status, 422) << o.body;
+            EXPECT_EQ(o.error, "validation") << o.body;
             break;
           }
           default: {  // keyed, then replayed: one write, the same receipt
@@ -245,9 +279,14 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
   PgSession pg(TestPgConninfo("hoglake"));
   ASSERT_TRUE(pg.ok());
   const std::string catalog_id = "(SELECT catalog_id FROM hog_catalog WHERE name = '" + name + "')";
-  // Refused requests wrote nothing.
+  // Refused requests wrote nothing: no file rows, no stats or partition
+  // values left without their file, no receipts.
   EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_data_file WHERE catalog_id = " + catalog_id +
                    " AND path LIKE '%/bad-%'"),
+            0);
+  ExpectNoOrphanFileChildren(pg, name);
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_commit_receipt WHERE catalog_id = " + catalog_id +
+                   " AND idempotency_key::text LIKE '00000000-0000-4000-a000-%'"),
             0);
   // snapshot_time is monotone with snapshot id.
   EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_snapshot a JOIN hog_snapshot b ON b.catalog_id = "

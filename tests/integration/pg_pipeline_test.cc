@@ -1,0 +1,136 @@
+// PgConnection::ExecPipeline and the pipelined PgTransaction calls against
+// the test server's PostgreSQL: results in order, the first failure reported
+// with its index and everything after it skipped, an implicit transaction
+// that is all or nothing, the prepared-statement cache kept right across a
+// failed Parse, and a failed statement before COMMIT committing nothing.
+#include <string>
+#include <vector>
+
+#include "catalog/pg_connection.h"
+#include "pg_session.h"
+#include "server_fixture.h"
+
+namespace hoglake::testing {
+namespace {
+
+using catalog::PgConnection;
+using catalog::PgResult;
+using catalog::PgStatement;
+using catalog::PgTransaction;
+
+PgConnection Open() {
+  Result<PgConnection> conn = PgConnection::Open(TestPgConninfo("hoglake"));
+  EXPECT_TRUE(conn.ok()) << conn.error().message;
+  return std::move(*conn);
+}
+
+// A scratch table of this test's own, created empty.
+std::string Scratch(PgConnection& conn, const std::string& name) {
+  const std::string table = "pipeline_" + name;
+  EXPECT_TRUE(conn.ExecScript("DROP TABLE IF EXISTS " + table + "; CREATE TABLE " + table +
+                              " (v bigint PRIMARY KEY)")
+                  .ok());
+  return table;
+}
+
+int64_t Count(PgConnection& conn, const std::string& table) {
+  Result<PgResult> r = conn.Exec("SELECT count(*) FROM " + table);
+  EXPECT_TRUE(r.ok());
+  return r.ok() ? r->GetInt64(0, 0) : -1;
+}
+
+TEST(PgPipelineTest, ResultsComeBackInOrder) {
+  PgConnection conn = Open();
+  // The same text twice (prepared once), a new one, rows and no rows.
+  const std::vector<PgStatement> statements = {
+      {"SELECT $1::bigint * 2", {"21"}},
+      {"SELECT generate_series(1, $1::int)", {"3"}},
+      {"SELECT $1::bigint * 2", {"50"}},
+      {"SELECT NULL::text WHERE false", {}},
+  };
+  for (int round = 0; round < 2; ++round) {  // the second from the cache
+    Result<std::vector<PgResult>> r = conn.ExecPipeline(statements);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_EQ(r->size(), 4u);
+    EXPECT_EQ((*r)[0].GetInt64(0, 0), 42);
+    EXPECT_EQ((*r)[1].rows(), 3);
+    EXPECT_EQ((*r)[1].GetInt64(2, 0), 3);
+    EXPECT_EQ((*r)[2].GetInt64(0, 0), 100);
+    EXPECT_EQ((*r)[3].rows(), 0);
+  }
+  EXPECT_FALSE(conn.broken());
+  Result<std::vector<PgResult>> none = conn.ExecPipeline({});
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+TEST(PgPipelineTest, FirstFailureIsReportedAndTheRestIsSkipped) {
+  PgConnection conn = Open();
+  const std::string table = Scratch(conn, "failure");
+  // Outside a transaction the pipeline is one implicit transaction: the
+  // insert before the failure is undone, the one after never runs.
+  const std::string insert = "INSERT INTO " + table + " VALUES ($1)";
+  size_t failed_at = 99;
+  Result<std::vector<PgResult>> r = conn.ExecPipeline(
+      {{insert, {"1"}}, {"SELECT 1 / $1::int", {"0"}}, {insert, {"2"}}}, &failed_at);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(failed_at, 1u);
+  EXPECT_NE(r.error().message.find("22012"), std::string::npos) << r.error().message;
+  EXPECT_EQ(Count(conn, table), 0);
+  EXPECT_FALSE(conn.broken());
+
+  // A statement PostgreSQL cannot parse fails at its Parse; the texts after
+  // it were never prepared, and all of them work in the next pipeline.
+  const std::string late = "SELECT count(*) FROM " + table + " WHERE v > $1";
+  r = conn.ExecPipeline({{"SELEC broken", {}}, {late, {"0"}}}, &failed_at);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(failed_at, 0u);
+  r = conn.ExecPipeline({{late, {"0"}}, {insert, {"3"}}, {late, {"0"}}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)[0].GetInt64(0, 0), 0);
+  EXPECT_EQ((*r)[2].GetInt64(0, 0), 1);
+  // A unique violation keeps its typed code.
+  r = conn.ExecPipeline({{insert, {"3"}}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kAlreadyExists);
+  EXPECT_EQ(Count(conn, table), 1);
+}
+
+TEST(PgPipelineTest, TransactionBeginsAndCommitsWithItsStatements) {
+  PgConnection conn = Open();
+  const std::string table = Scratch(conn, "transaction");
+  const std::string insert = "INSERT INTO " + table + " VALUES ($1)";
+  const std::string count = "SELECT count(*) FROM " + table;
+  {
+    std::vector<PgResult> results;
+    Result<PgTransaction> txn =
+        PgTransaction::Begin(conn, {{insert, {"1"}}, {count, {}}}, &results);
+    ASSERT_TRUE(txn.ok()) << txn.error().message;
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[1].GetInt64(0, 0), 1);
+    ASSERT_TRUE(txn->Commit({{insert, {"2"}}}).ok());
+  }
+  EXPECT_EQ(Count(conn, table), 2);
+  {
+    // A statement that fails before COMMIT: nothing of the transaction stays
+    // and the connection is usable (not left inside an aborted transaction).
+    std::vector<PgResult> results;
+    Result<PgTransaction> txn = PgTransaction::Begin(conn, {{insert, {"3"}}}, &results);
+    ASSERT_TRUE(txn.ok());
+    EXPECT_FALSE(txn->Commit({{insert, {"4"}}, {insert, {"4"}}}).ok());
+  }
+  EXPECT_EQ(Count(conn, table), 2);
+  {
+    // A statement that fails with BEGIN: rolled back at once.
+    std::vector<PgResult> results;
+    Result<PgTransaction> txn =
+        PgTransaction::Begin(conn, {{insert, {"5"}}, {insert, {"1"}}}, &results);
+    EXPECT_FALSE(txn.ok());
+  }
+  EXPECT_EQ(Count(conn, table), 2);
+  Result<PgResult> status = conn.Exec("SELECT 1");
+  EXPECT_TRUE(status.ok());
+}
+
+}  // namespace
+}  // namespace hoglake::testing

@@ -2,16 +2,19 @@
 // of checks decides which error a client sees, and follows the contract:
 // endpoint requirements, catalog, data paths (unkeyed), lock, receipt
 // (keyed), group merge, request shape, table resolution, read_snapshot
-// window, file validation, upload claims (uploads.h), then the writes — one
-// snapshot per request. Everything from the lock on runs in a group-commit
-// batch (commit_batcher.h): concurrent commits to one catalog share one
-// transaction, each in its own savepoint, acknowledged after its COMMIT.
+// window, file validation, upload claims (uploads.h), row-id room, then the
+// writes — one snapshot per request. Everything from the lock on runs in a
+// group-commit batch (commit_batcher.h, commit_batch.h): concurrent commits
+// to one catalog share one transaction and two round trips per segment (all
+// their reads, then all their writes), each acknowledged after its COMMIT.
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 
 #include "catalog/catalog_service.h"
+#include "catalog/commit_batch.h"
 #include "catalog/commit_fingerprint.h"
 #include "catalog/data_file_writes.h"
 #include "catalog/file_registration.h"
@@ -25,6 +28,7 @@ namespace {
 struct ResolvedTable {
   TableAppend* group = nullptr;
   int64_t table_id = 0;
+  int64_t next_row_id = 0;
   std::string table_uuid;
   StatsColumns columns;
   std::optional<int64_t> spec_id;
@@ -68,19 +72,21 @@ Result<std::vector<TableAppend>> MergeGroups(std::vector<TableAppend> groups) {
 }
 
 // The live table, its live partition spec (id and arity), its live columns
-// (one row per column; one row with NULL column fields when it has none) and
-// whether it saw DDL after the read snapshot ($4; false without one).
+// (one row per column; one row with NULL column fields when it has none),
+// whether it saw DDL after the read snapshot ($4; false without one) and its
+// next row id.
 constexpr const char* kResolveQuery =
     "SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
     "coalesce((c.type_params->>'precision')::int, 0), "
     "coalesce((c.type_params->>'scale')::int, 0), "
     "$4::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM hog_snapshot_change x "
     "WHERE x.catalog_id = v.catalog_id AND x.object_id = v.table_id AND x.snapshot_id > $4 "
-    "AND x.kind IN ('table_dropped', 'table_altered')) "
+    "AND x.kind IN ('table_dropped', 'table_altered')), st.next_row_id "
     "FROM hog_namespace n "
     "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
     "n.namespace_id "
     "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
+    "JOIN hog_table_stats st ON st.catalog_id = v.catalog_id AND st.table_id = v.table_id "
     "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
     "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
     "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
@@ -123,6 +129,7 @@ Result<ResolvedTable> Resolve(PgConnection& conn, const std::string& catalog, Ta
   }
   out.table_id = r.GetInt64(0, 0);
   out.table_uuid = r.GetString(0, 1);
+  out.next_row_id = r.GetInt64(0, 9);
   if (g.expected_table_uuid && *g.expected_table_uuid != out.table_uuid) {
     Error e = MakeError(ErrorCode::kTableRecreated, "table ", Qualified(g),
                         " was recreated: expected incarnation ", *g.expected_table_uuid,
@@ -190,114 +197,174 @@ Status CheckRequest(CommitRequest& request, const std::function<Status()>& check
   return Status::Ok();
 }
 
-// Everything a commit does once the catalog's commit lock is held: receipt,
-// request shape, resolution, validation, claims, and the writes of one
-// snapshot, staged in `scope` (the caller commits). Runs inside a group-commit
-// batch (commit_batcher.h): the scope's head already includes the snapshots
-// staged by earlier requests of the batch, exactly as if they had committed.
-// Two round trips on the common path: every read (receipt, tables, claims and
-// removal queue) in one pipeline, every write (files, receipt, snapshot) in
-// another; the checks run between them, in the contract's order.
-Result<CommitResult> CommitLocked(CommitScope& scope, CommitRequest& request,
-                                  CommitEndpoint endpoint,
-                                  const std::function<Status()>& check_paths) {
-  const int64_t head = scope.head().head_snapshot_id;
-  const std::string catalog_id = std::to_string(scope.catalog_id());
-  std::string fingerprint;
-  if (request.idempotency_key) fingerprint = CommitFingerprint(request);
-  const Status request_ok = CheckRequest(request, check_paths);
-
-  // ---- reads: one round trip ----
-  std::vector<PgStatement> reads;
-  if (request.idempotency_key) {
-    reads.push_back(
-        {"SELECT encode(fingerprint, 'hex'), snapshot_id, schema_version FROM "
-         "hog_commit_receipt WHERE catalog_id = $1 AND idempotency_key = $2",
-         {catalog_id, *request.idempotency_key}});
-  }
-  std::vector<PublishedPath> published;
-  if (request_ok.ok()) {
-    for (const TableAppend& g : request.appends) {
-      reads.push_back(ResolveStatement(catalog_id, g, request.read_snapshot));
+// One commit request in a group-commit batch. Construction runs the checks
+// that need no reads (on the request's own thread, before the lock); the
+// batch (commit_batch.h) then reads, evaluates and writes it.
+class PendingCommit final : public BatchMember {
+ public:
+  PendingCommit(CommitRequest& request, CommitEndpoint endpoint, int64_t catalog_id,
+                const std::function<Status()>& check_paths)
+      : request_(request), endpoint_(endpoint), catalog_id_(std::to_string(catalog_id)) {
+    if (request_.idempotency_key) fingerprint_ = CommitFingerprint(request_);
+    for (const TableAppend& g : request_.appends) {
+      for (const FileRegistration& f : g.files) tokens_.push_back("path " + f.path);
+    }
+    if (request_.idempotency_key) tokens_.push_back("key " + *request_.idempotency_key);
+    request_ok_ = CheckRequest(request_, check_paths);
+    if (!request_ok_.ok()) return;
+    // Upload claims (§4.2 step 12): claimed paths must belong to this
+    // operation.
+    std::vector<PublishedPath> published;
+    for (const TableAppend& g : request_.appends) {
       for (const FileRegistration& f : g.files) {
         published.push_back({f.path, "data", f.file_format.value_or("parquet")});
       }
     }
+    guard_.emplace(catalog_id, request_.idempotency_key, std::move(published),
+                   endpoint_ == CommitEndpoint::kUploads);
   }
-  // Upload claims (§4.2 step 12): claimed paths must belong to this operation.
-  const PathGuard guard(scope.catalog_id(), request.idempotency_key, std::move(published),
-                        endpoint == CommitEndpoint::kUploads);
-  if (!guard.empty()) reads.push_back(guard.statement());
-  if (reads.empty()) return request_ok.error();  // refused without a read
-  HOGLAKE_ASSIGN_OR_RETURN(std::vector<PgResult> read, scope.Pipeline(reads));
-  size_t next = 0;
-  if (request.idempotency_key) {
-    const PgResult& receipt = read[next++];
-    if (receipt.rows() > 0) {
-      if (receipt.GetText(0, 0) != HexEncode(fingerprint)) {
-        return Validation("idempotency_key ", *request.idempotency_key,
-                          " reused with a different request");
-      }
-      return CommitResult{receipt.GetInt64(0, 1), receipt.GetInt64(0, 2)};
-    }
-  }
-  HOGLAKE_RETURN_IF_ERROR(request_ok);
-  std::vector<ResolvedTable> tables;
-  std::vector<std::string> ddl_since_read;
-  for (TableAppend& g : request.appends) {
-    bool ddl = false;
-    HOGLAKE_ASSIGN_OR_RETURN(ResolvedTable t,
-                             Resolve(scope.conn(), catalog_id, g, read[next++], &ddl));
-    if (ddl) ddl_since_read.push_back(Qualified(g));
-    tables.push_back(std::move(t));
-  }
-  if (request.read_snapshot) {
-    const int64_t read_at = *request.read_snapshot;
-    if (read_at > head) return Validation("read_snapshot ", read_at, " is beyond head ", head);
-    if (read_at < scope.head().earliest_snapshot_id) {
-      return BelowFloorError(scope.head(), StrCat("read_snapshot ", read_at));
-    }
-    if (!ddl_since_read.empty()) {
-      std::vector<std::string>& names = ddl_since_read;
-      std::sort(names.begin(), names.end());
-      Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", names[0],
-                          names.size() > 1 ? " and others" : "", " since read_snapshot ", read_at);
-      e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read_at) +
-                     ",\"retry\":\"re-prepare\"";
-      return e;
-    }
-  }
-  for (ResolvedTable& t : tables) HOGLAKE_RETURN_IF_ERROR(ValidateFiles(t));
-  if (!guard.empty()) HOGLAKE_RETURN_IF_ERROR(guard.Finish(scope.conn(), read[next++]));
 
-  // ---- writes: one round trip ----
-  const int64_t snapshot = scope.snapshot_id();
-  std::vector<FileBatch> batches;
-  for (const ResolvedTable& t : tables) {
-    batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
-    scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
+  std::vector<std::string> Conflicts() const override { return tokens_; }
+
+  std::vector<PgStatement> Reads() const override {
+    std::vector<PgStatement> reads;
+    if (request_.idempotency_key) {
+      reads.push_back(
+          {"SELECT encode(fingerprint, 'hex'), snapshot_id, schema_version FROM "
+           "hog_commit_receipt WHERE catalog_id = $1 AND idempotency_key = $2",
+           {catalog_id_, *request_.idempotency_key}});
+    }
+    if (request_ok_.ok()) {
+      for (const TableAppend& g : request_.appends) {
+        reads.push_back(ResolveStatement(catalog_id_, g, request_.read_snapshot));
+      }
+      if (!guard_->empty()) reads.push_back(guard_->statement());
+    }
+    return reads;
   }
-  // File ids come from the catalog's allocator, inside the insert statement.
-  HOGLAKE_ASSIGN_OR_RETURN(DataFileInsert insert, DataFileInsert::Plan(scope.catalog_id(), snapshot,
-                                                                       std::nullopt, batches));
-  std::vector<PgStatement> writes;
-  if (!insert.empty()) writes.push_back(insert.statement());
-  if (request.idempotency_key) {
+
+  void Evaluate(CommitScope& scope, std::span<const PgResult> reads, BatchLedger& ledger) override {
+    Status decided = Decide(scope, reads, ledger);
+    if (!decided.ok()) result = decided.error();
+  }
+
+  Result<std::vector<PgStatement>> Writes(CommitScope& scope) override {
+    const int64_t snapshot = scope.snapshot_id();
+    std::vector<FileBatch> batches;
+    for (const ResolvedTable& t : tables_) {
+      batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
+      scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
+    }
+    // File ids come from the catalog's allocator, inside the insert.
+    Result<DataFileInsert> insert =
+        DataFileInsert::Plan(scope.catalog_id(), snapshot, std::nullopt, batches);
+    if (!insert.ok()) {
+      scope.DiscardChanges();
+      return insert.error();
+    }
+    insert_ = std::move(*insert);
+    std::vector<PgStatement> writes;
+    if (!insert_->empty()) writes.push_back(insert_->statement());
+    if (mark_) writes.push_back(*mark_);
+    if (request_.idempotency_key) {
+      writes.push_back(
+          {"INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
+           "snapshot_id, schema_version) VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
+           {catalog_id_, *request_.idempotency_key, HexEncode(fingerprint_),
+            std::to_string(snapshot), std::to_string(scope.head().schema_version)}});
+    }
     writes.push_back(
-        {"INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
-         "snapshot_id, schema_version) VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
-         {catalog_id, *request.idempotency_key, HexEncode(fingerprint), std::to_string(snapshot),
-          std::to_string(scope.head().schema_version)}});
+        scope.StageStatement(/*ddl=*/false, CommitMetadata{request_.author, request_.message}));
+    staged_ = CommitResult{scope.head().head_snapshot_id, scope.head().schema_version};
+    return writes;
   }
-  std::vector<PgResult> written;
-  HOGLAKE_ASSIGN_OR_RETURN(
-      CommitResult result,
-      scope.Stage(/*ddl=*/false, CommitMetadata{request.author, request.message}, writes,
-                  &written));
-  // A refusal here is rolled back by the caller with everything above.
-  if (!insert.empty()) HOGLAKE_RETURN_IF_ERROR(insert.Check(written[0]));
-  return result;
-}
+
+  Status Written(std::span<const PgResult> writes) override {
+    if (!insert_->empty()) {
+      // Room for the row ids was checked in Decide: a refusal here means the
+      // ledger and the table disagree, and nothing of the batch may commit.
+      Status checked = insert_->Check(writes[0]);
+      if (!checked.ok()) return Internal("commit batch abandoned: ", checked.error().message);
+    }
+    result = staged_;
+    return Status::Ok();
+  }
+
+ private:
+  // The checks that need the reads, in the contract's order.
+  Status Decide(CommitScope& scope, std::span<const PgResult> reads, BatchLedger& ledger) {
+    const int64_t head = scope.head().head_snapshot_id;
+    size_t next = 0;
+    if (request_.idempotency_key) {
+      const PgResult& receipt = reads[next++];
+      if (receipt.rows() > 0) {
+        if (receipt.GetText(0, 0) != HexEncode(fingerprint_)) {
+          return Validation("idempotency_key ", *request_.idempotency_key,
+                            " reused with a different request");
+        }
+        result = CommitResult{receipt.GetInt64(0, 1), receipt.GetInt64(0, 2)};
+        return Status::Ok();
+      }
+    }
+    HOGLAKE_RETURN_IF_ERROR(request_ok_);
+    std::vector<std::string> ddl_since_read;
+    for (TableAppend& g : request_.appends) {
+      bool ddl = false;
+      HOGLAKE_ASSIGN_OR_RETURN(ResolvedTable t,
+                               Resolve(scope.conn(), catalog_id_, g, reads[next++], &ddl));
+      if (ddl) ddl_since_read.push_back(Qualified(g));
+      tables_.push_back(std::move(t));
+    }
+    if (request_.read_snapshot) {
+      const int64_t read_at = *request_.read_snapshot;
+      if (read_at > head) return Validation("read_snapshot ", read_at, " is beyond head ", head);
+      if (read_at < scope.head().earliest_snapshot_id) {
+        return BelowFloorError(scope.head(), StrCat("read_snapshot ", read_at));
+      }
+      if (!ddl_since_read.empty()) {
+        std::vector<std::string>& names = ddl_since_read;
+        std::sort(names.begin(), names.end());
+        Error e =
+            MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", names[0],
+                      names.size() > 1 ? " and others" : "", " since read_snapshot ", read_at);
+        e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read_at) +
+                       ",\"retry\":\"re-prepare\"";
+        return e;
+      }
+    }
+    for (ResolvedTable& t : tables_) HOGLAKE_RETURN_IF_ERROR(ValidateFiles(t));
+    if (!guard_->empty()) {
+      HOGLAKE_ASSIGN_OR_RETURN(mark_, guard_->Check(reads[next++]));
+    }
+    // Room for the row ids, after the rows of the batch's earlier members.
+    std::map<int64_t, int64_t> after;
+    for (const ResolvedTable& t : tables_) {
+      auto known = ledger.next_row_id.find(t.table_id);
+      int64_t next_row = known != ledger.next_row_id.end() ? known->second : t.next_row_id;
+      for (const FileRegistration& f : t.group->files) {
+        if (next_row > INT64_MAX - f.record_count) {
+          return Validation("row ids of ", Qualified(*t.group), " would overflow");
+        }
+        next_row += f.record_count;
+      }
+      after[t.table_id] = next_row;
+    }
+    for (const auto& [table, next_row] : after) ledger.next_row_id[table] = next_row;
+    return Status::Ok();
+  }
+
+  CommitRequest& request_;
+  const CommitEndpoint endpoint_;
+  const std::string catalog_id_;
+  std::string fingerprint_;
+  std::vector<std::string> tokens_;
+  Status request_ok_;
+  std::optional<PathGuard> guard_;
+  std::vector<ResolvedTable> tables_;
+  std::optional<PgStatement> mark_;
+  std::optional<DataFileInsert> insert_;
+  CommitResult staged_;
+};
 
 }  // namespace
 
@@ -349,10 +416,9 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
 
   // Group commit: the lock and everything after it run in a batch led by
   // whichever request of this catalog got there first (commit_batcher.h).
+  PendingCommit pending(request, endpoint, info.catalog_id, check_paths);
   CommitBatcher::Request queued;
-  queued.body = [&](CommitScope& scope) {
-    return CommitLocked(scope, request, endpoint, check_paths);
-  };
+  queued.member = &pending;
   for (const TableAppend& g : request.appends) {
     queued.weight += static_cast<int64_t>(g.files.size());
   }
@@ -367,37 +433,21 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
                                 options_.commit_lock_observer);
     if (!scope.ok()) return fail_all(scope.error());
     const std::vector<CommitBatcher::Request*> batch = drain();
-    if (batch.size() == 1) {
-      // Alone: no savepoint, exactly the single-commit transaction.
-      Result<CommitResult> result = batch[0]->body(*scope);
-      if (result.ok()) {
-        Status committed = scope->CommitStaged();
-        if (!committed.ok()) result = committed.error();
-      }
-      batch[0]->result = std::move(result);
-      return;
-    }
-    // Each request inside its own savepoint: a refused one is rolled back
-    // alone and keeps its own error.
-    std::optional<Error> broken;
+    std::vector<BatchMember*> members;
+    for (CommitBatcher::Request* r : batch) members.push_back(r->member);
+    Status ran = RunCommitBatch(*scope, members);
+    // Nothing written (every member refused or replayed): the transaction
+    // is rolled back as the scope goes.
+    if (ran.ok() && scope->staged()) ran = scope->CommitStaged();
     for (CommitBatcher::Request* r : batch) {
-      if (broken) break;
-      scope->MarkSavepoint();
-      Result<CommitResult> result = r->body(*scope);
-      if (!result.ok()) {
-        Status rolled_back = scope->RollbackToSavepoint();
-        if (!rolled_back.ok()) broken = rolled_back.error();
-      }
-      r->result = std::move(result);
-    }
-    if (!broken) {
-      Status committed = scope->CommitStaged();
-      if (!committed.ok()) broken = committed.error();
-    }
-    // Nothing of the batch committed (or it is unknown whether it did): every
-    // request fails; keyed ones find their receipt if they retry.
-    if (broken) {
-      for (CommitBatcher::Request* r : batch) r->result = *broken;
+      // Nothing of the batch committed (or it is unknown whether it did):
+      // every writing member fails; keyed ones find their receipt if they
+      // retry.
+      if (!ran.ok() && (!r->member->result || r->member->result->ok())) {
+        r->result = ran.error();
+      } else if (r->member->result) {
+        r->result = std::move(*r->member->result);
+      }  // else the batcher answers it as a batch that ended without a result
     }
   };
   return commit_batcher_->Submit(info.catalog_id, queued, runner);

@@ -32,6 +32,7 @@
 #include <optional>
 #include <vector>
 
+#include "catalog/commit_batch.h"
 #include "catalog/commit_scope.h"
 
 namespace hoglake::catalog {
@@ -41,8 +42,9 @@ class CommitBatcher {
   // One queued request: what the runner executes, and where it puts the
   // outcome.
   struct Request {
-    // Runs the request's commit body inside the batch's transaction.
-    std::function<Result<CommitResult>(CommitScope&)> body;
+    // The request's commit, driven by the runner (commit_batch.h); the
+    // runner moves its result here.
+    BatchMember* member = nullptr;
     int64_t weight = 1;
     std::optional<Result<CommitResult>> result;
 

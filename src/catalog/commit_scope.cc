@@ -128,12 +128,20 @@ Result<CommitResult> CommitScope::Finish(bool ddl, const CommitMetadata& metadat
   return result;
 }
 
-Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata,
-                                        const std::vector<PgStatement>& statements,
-                                        std::vector<PgResult>* results) {
+Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata) {
+  const Position before = position();
+  const PgStatement statement = StageStatement(ddl, metadata);
+  Result<PgResult> done = conn_->ExecPrepared(statement.sql, statement.params);
+  if (!done.ok()) {
+    Restore(before);  // not staged after all
+    return done.error();
+  }
+  return CommitResult{head_.head_snapshot_id, head_.schema_version};
+}
+
+PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata) {
   const int64_t snapshot = snapshot_id();
   const int64_t schema_version = head_.schema_version + (ddl ? 1 : 0);
-  const std::string catalog = std::to_string(head_.catalog_id);
   std::string kinds = "{";
   std::string ids = "{";
   for (size_t i = 0; i < changes_.size(); ++i) {
@@ -146,30 +154,22 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
   }
   kinds += '}';
   ids += '}';
-  // One statement: the change rows' foreign key to the snapshot is checked
-  // at the end of the statement, after both inserts.
-  std::vector<PgStatement> all = statements;
-  all.push_back(
-      {"WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
-       "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, $5)) "
-       "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
-       "SELECT $1, $2, k, o FROM unnest($6::text[], $7::bigint[]) AS c(k, o)",
-       {catalog, std::to_string(snapshot), std::to_string(schema_version), metadata.author,
-        metadata.message, kinds, ids}});
-  HOGLAKE_ASSIGN_OR_RETURN(std::vector<PgResult> done, Pipeline(all));
-  if (results != nullptr) {
-    done.pop_back();
-    *results = std::move(done);
-  }
   changes_.clear();
   head_.head_snapshot_id = snapshot;
   head_.schema_version = schema_version;
   staged_ = true;
-  return CommitResult{snapshot, schema_version};
+  // One statement: the change rows' foreign key to the snapshot is checked
+  // at the end of the statement, after both inserts.
+  return {
+      "WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
+      "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, "
+      "$5)) INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
+      "SELECT $1, $2, k, o FROM unnest($6::text[], $7::bigint[]) AS c(k, o)",
+      {std::to_string(head_.catalog_id), std::to_string(snapshot), std::to_string(schema_version),
+       metadata.author, metadata.message, kinds, ids}};
 }
 
 Status CommitScope::CommitStaged() {
-  if (failed_) return *failed_;
   if (!staged_) return txn_.Commit();
   return txn_.Commit(
       {{"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
@@ -177,56 +177,10 @@ Status CommitScope::CommitStaged() {
          std::to_string(head_.schema_version)}}});
 }
 
-PgConnection& CommitScope::conn() {
-  if (savepoint_due_ && !failed_) {
-    Result<std::vector<PgResult>> taken = Pipeline({});
-    if (!taken.ok()) failed_ = taken.error();
-  }
-  return *conn_;
-}
-
-std::vector<PgStatement> CommitScope::SavepointStatements() const {
-  // The previous mutation's savepoint is released in the same round trip.
-  if (savepoint_) return {{"RELEASE SAVEPOINT hog_commit", {}}, {"SAVEPOINT hog_commit", {}}};
-  return {{"SAVEPOINT hog_commit", {}}};
-}
-
-Result<std::vector<PgResult>> CommitScope::Pipeline(const std::vector<PgStatement>& statements) {
-  if (failed_) return *failed_;
-  if (!savepoint_due_) return conn_->ExecPipeline(statements);
-  std::vector<PgStatement> all = SavepointStatements();
-  const size_t owed = all.size();
-  all.insert(all.end(), statements.begin(), statements.end());
-  size_t failed_at = 0;
-  Result<std::vector<PgResult>> done = conn_->ExecPipeline(all, &failed_at);
-  savepoint_due_ = false;
-  savepoint_ = true;
-  if (!done.ok()) {
-    // Without the savepoint nothing can be rolled back to it: the batch is
-    // abandoned (RollbackToSavepoint fails from now on).
-    if (failed_at < owed) failed_ = done.error();
-    return done.error();
-  }
-  done->erase(done->begin(), done->begin() + static_cast<std::ptrdiff_t>(owed));
-  return done;
-}
-
-void CommitScope::MarkSavepoint() {
-  savepoint_due_ = true;
-  head_at_savepoint_ = head_;
-  staged_at_savepoint_ = staged_;
-}
-
-Status CommitScope::RollbackToSavepoint() {
+void CommitScope::Restore(const Position& at) {
+  head_ = at.head;
+  staged_ = at.staged;
   changes_.clear();
-  head_ = head_at_savepoint_;
-  staged_ = staged_at_savepoint_;
-  if (failed_) return *failed_;
-  if (savepoint_due_) {  // nothing was sent since the mark
-    savepoint_due_ = false;
-    return Status::Ok();
-  }
-  return conn_->ExecScript("ROLLBACK TO SAVEPOINT hog_commit");
 }
 
 }  // namespace hoglake::catalog

@@ -57,12 +57,7 @@ class CommitScope {
 
   CommitScope(CommitScope&&) = default;
 
-  // The connection, for the mutation's statements (a savepoint marked with
-  // MarkSavepoint() is taken first).
-  PgConnection& conn();
-  // Runs the mutation's statements in one round trip (ExecPipeline), after
-  // the savepoint marked with MarkSavepoint() if it is not taken yet.
-  Result<std::vector<PgResult>> Pipeline(const std::vector<PgStatement>& statements);
+  PgConnection& conn() { return *conn_; }
   const CatalogHead& head() const { return head_; }
   int64_t catalog_id() const { return head_.catalog_id; }
   // The id the snapshot being built will get (head + 1).
@@ -81,44 +76,36 @@ class CommitScope {
   // Writes the snapshot and commits. `ddl` bumps the schema version.
   Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
 
-  // Group commit (commit_batcher.h): several mutations in one transaction.
+  // Group commit (commit_batch.h): several mutations in one transaction.
   // Stage() writes the snapshot of the changes recorded so far (as Finish
   // does) and advances the scope's head to it without touching the catalog
-  // row or committing; the next mutation builds snapshot_id() + 1. With
-  // `statements`, they run first in the same round trip and their results
-  // go to `*results`. CommitStaged() advances the catalog row to the last
-  // staged snapshot (if any) and commits, in one round trip.
-  //
-  // Each mutation of a batch runs between MarkSavepoint() and, if it fails,
-  // RollbackToSavepoint(). MarkSavepoint() sends nothing: the savepoint is
-  // taken in the round trip of the mutation's first statement (Pipeline(),
-  // Stage() or conn()), so a mutation refused before touching the database
-  // costs no round trip. RollbackToSavepoint() undoes the mutation's rows,
-  // its recorded changes and a snapshot it staged.
-  Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {},
-                             const std::vector<PgStatement>& statements = {},
-                             std::vector<PgResult>* results = nullptr);
+  // row or committing; the next mutation builds snapshot_id() + 1.
+  // StageStatement() does the same but returns the statement instead of
+  // running it, for the caller to send in a pipeline: the scope's head
+  // advances as if it had run. CommitStaged() advances the catalog row to
+  // the last staged snapshot (if any) and commits, in one round trip.
+  Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {});
+  PgStatement StageStatement(bool ddl, const CommitMetadata& metadata = {});
   Status CommitStaged();
-  void MarkSavepoint();
-  Status RollbackToSavepoint();
+  bool staged() const { return staged_; }
   void DiscardChanges() { changes_.clear(); }
+
+  // Where the scope's head stands, to go back to after rolling back to a
+  // savepoint taken there: Restore() also forgets recorded changes.
+  struct Position {
+    CatalogHead head;
+    bool staged = false;
+  };
+  Position position() const { return {head_, staged_}; }
+  void Restore(const Position& at);
 
  private:
   CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
 
-  // The savepoint statements owed before the mutation's first statement.
-  std::vector<PgStatement> SavepointStatements() const;
-
   PgConnection* conn_;
   PgTransaction txn_;
   CatalogHead head_;
-  bool staged_ = false;         // a snapshot was staged since Begin
-  bool savepoint_ = false;      // the savepoint exists (RELEASE it before the next)
-  bool savepoint_due_ = false;  // marked, not taken yet
-  // What RollbackToSavepoint() restores.
-  CatalogHead head_at_savepoint_;
-  bool staged_at_savepoint_ = false;
-  std::optional<Error> failed_;  // conn() could not take the savepoint
+  bool staged_ = false;  // a snapshot was staged since Begin
   std::vector<std::pair<ChangeKind, int64_t>> changes_;
 };
 

@@ -146,13 +146,26 @@ Result<PgResult> PgConnection::ExecPrepared(std::string_view sql,
   return result;
 }
 
-Result<std::vector<PgResult>> PgConnection::ExecPipeline(const std::vector<PgStatement>& statements,
-                                                         size_t* failed_index) {
-  size_t unused_index = 0;
-  size_t& failed_at = failed_index ? *failed_index : unused_index;
-  failed_at = statements.size();
-  std::vector<PgResult> results(statements.size());
-  if (statements.empty()) return results;
+Result<std::vector<PgResult>> PgConnection::ExecPipeline(
+    const std::vector<PgStatement>& statements) {
+  PipelineOutcome outcome = RunPipeline(statements);
+  if (outcome.error) return *outcome.error;
+  return std::move(outcome.results);
+}
+
+PgConnection::PipelineOutcome PgConnection::RunPipeline(
+    const std::vector<PgStatement>& statements) {
+  PipelineOutcome outcome;
+  outcome.results.resize(statements.size());
+  outcome.failed_index = statements.size();
+  std::vector<PgResult>& results = outcome.results;
+  size_t& failed_at = outcome.failed_index;
+  std::optional<Error>& failed = outcome.error;
+  const auto fail = [&](Error error) {
+    failed = std::move(error);
+    return std::move(outcome);
+  };
+  if (statements.empty()) return outcome;
   // Texts this pipeline prepares (each once), named after the ones kept.
   std::unordered_map<std::string, std::string> fresh;
   for (const PgStatement& s : statements) {
@@ -160,12 +173,12 @@ Result<std::vector<PgResult>> PgConnection::ExecPipeline(const std::vector<PgSta
     if (!prepared_.contains(text)) fresh.emplace(std::move(text), std::string());
   }
   if (prepared_.size() + fresh.size() > kMaxPreparedStatements) {
-    HOGLAKE_RETURN_IF_ERROR(ExecScript("DEALLOCATE ALL"));
+    if (Status st = ExecScript("DEALLOCATE ALL"); !st.ok()) return fail(st.error());
     prepared_.clear();
     for (const PgStatement& s : statements) fresh.emplace(std::string(s.sql), std::string());
   }
   pg_conn* conn = conn_.get();
-  if (PQenterPipelineMode(conn) != 1) return ErrorFrom(nullptr, statements[0].sql);
+  if (PQenterPipelineMode(conn) != 1) return fail(ErrorFrom(nullptr, statements[0].sql));
   // What was sent, in order: a Parse (prepare) of a fresh text, or an
   // execution of statement `index`.
   struct Sent {
@@ -203,16 +216,16 @@ Result<std::vector<PgResult>> PgConnection::ExecPipeline(const std::vector<PgSta
   if (!sending || PQpipelineSync(conn) != 1) {
     // Without the sync the results cannot be read to a known end.
     poisoned_ = true;
-    return ErrorFrom(nullptr, statements[0].sql);
+    return fail(ErrorFrom(nullptr, statements[0].sql));
   }
-  std::optional<Error> failed;
   for (const Sent& s : sent) {
     std::string_view sql = statements[s.index].sql;
     pg_result* raw = PQgetResult(conn);
     PgResult owned(raw);
     if (raw == nullptr || PQgetResult(conn) != nullptr) {  // each result ends with a nullptr
       poisoned_ = true;
-      return ErrorFrom(nullptr, sql);
+      failed_at = statements.size();
+      return fail(ErrorFrom(nullptr, sql));
     }
     const ExecStatusType status = PQresultStatus(raw);
     if (status == PGRES_PIPELINE_ABORTED) continue;  // skipped after the failure
@@ -238,9 +251,8 @@ Result<std::vector<PgResult>> PgConnection::ExecPipeline(const std::vector<PgSta
   if (sync == nullptr || PQresultStatus(sync) != PGRES_PIPELINE_SYNC) poisoned_ = true;
   PgResult sync_owner(sync);
   if (PQexitPipelineMode(conn) != 1) poisoned_ = true;
-  if (failed) return *failed;
-  if (poisoned_) return ErrorFrom(nullptr, statements[0].sql);
-  return results;
+  if (!failed && poisoned_) return fail(ErrorFrom(nullptr, statements[0].sql));
+  return outcome;
 }
 
 Status PgConnection::SendBinary(std::string_view sql) {

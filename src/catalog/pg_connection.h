@@ -89,11 +89,15 @@ class PgConnection {
   // Outside an explicit transaction the statements form one implicit
   // transaction: all of them or none. The results are read only once
   // everything was sent, so this is for statements whose results are small
-  // (a few kilobytes); their parameters may be large. On failure
-  // `*failed_index`, when given, is the failed statement's index
-  // (statements.size() when the failure was not one statement's).
-  Result<std::vector<PgResult>> ExecPipeline(const std::vector<PgStatement>& statements,
-                                             size_t* failed_index = nullptr);
+  // (a few kilobytes); their parameters may be large.
+  Result<std::vector<PgResult>> ExecPipeline(const std::vector<PgStatement>& statements);
+  // As ExecPipeline, keeping what ran before a failure.
+  struct PipelineOutcome {
+    std::vector<PgResult> results;  // one per statement; those after a failure are empty
+    std::optional<Error> error;     // the first failure
+    size_t failed_index = 0;        // its statement (statements.size(): not one statement's)
+  };
+  PipelineOutcome RunPipeline(const std::vector<PgStatement>& statements);
   // Runs a script of several statements without parameters.
   Status ExecScript(std::string_view sql);
   // One statement in flight, so the caller can work while PostgreSQL runs

@@ -186,15 +186,14 @@ Status CheckClaims(const PgResult& r, int first_column, const std::vector<int>& 
   return Status::Ok();
 }
 
+constexpr const char* kMarkRegistered =
+    "UPDATE hog_upload SET state = 'registered' WHERE catalog_id = $1 AND "
+    "upload_id = ANY($2::uuid[])";
+
 Status MarkRegistered(PgConnection& conn, const std::string& catalog,
                       const std::vector<std::optional<std::string>>& ids) {
   if (ids.empty()) return Status::Ok();
-  return conn
-      .Exec(
-          "UPDATE hog_upload SET state = 'registered' WHERE catalog_id = $1 AND "
-          "upload_id = ANY($2::uuid[])",
-          {catalog, PgTextArray(ids)})
-      .status();
+  return conn.ExecPrepared(kMarkRegistered, {catalog, PgTextArray(ids)}).status();
 }
 
 Status QueuedPathError(std::string_view path) {
@@ -273,8 +272,8 @@ PgStatement PathGuard::statement() const {
   return {kGuardRead, {catalog_, PgTextArray(values), owner_}};
 }
 
-Status PathGuard::Finish(PgConnection& conn, const PgResult& r) const {
-  if (paths_.empty()) return Status::Ok();
+Result<std::optional<PgStatement>> PathGuard::Check(const PgResult& r) const {
+  if (paths_.empty()) return std::optional<PgStatement>();
   std::map<std::string, const PublishedPath*> by_path;
   for (const PublishedPath& p : paths_) by_path.emplace(p.path, &p);
   std::vector<int> claim_rows;
@@ -288,8 +287,9 @@ Status PathGuard::Finish(PgConnection& conn, const PgResult& r) const {
   }
   std::vector<std::optional<std::string>> ids;
   HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 2, claim_rows, by_path, require_claims_, &ids));
-  if (queued) return QueuedPathError(*queued);
-  return MarkRegistered(conn, catalog_, ids);
+  if (queued) return QueuedPathError(*queued).error();
+  if (ids.empty()) return std::optional<PgStatement>();
+  return std::optional<PgStatement>(PgStatement{kMarkRegistered, {catalog_, PgTextArray(ids)}});
 }
 
 Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
@@ -299,7 +299,9 @@ Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
   if (guard.empty()) return Status::Ok();
   const PgStatement read = guard.statement();
   HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.ExecPrepared(read.sql, read.params));
-  return guard.Finish(conn, r);
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<PgStatement> mark, guard.Check(r));
+  if (!mark) return Status::Ok();
+  return conn.ExecPrepared(mark->sql, mark->params).status();
 }
 
 }  // namespace hoglake::catalog

@@ -78,10 +78,11 @@ Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
                              const std::optional<std::string>& owner,
                              const std::vector<PublishedPath>& paths, bool require_claims);
 
-// RegisterAndGuardPaths in two halves, for a caller that sends the read in a
-// pipeline with other statements: statement() reads the claims (locking
-// them) and the removal queue; Finish() applies the rules to its result, in
-// the same order with the same errors, and marks the claims registered.
+// RegisterAndGuardPaths in two halves, for a caller that sends its reads and
+// its writes in pipelines: statement() reads the claims (locking them) and
+// the removal queue; Check() applies the rules to its result, in the same
+// order with the same errors, and returns the statement that marks the
+// claims registered (none when no claim was named).
 class PathGuard {
  public:
   PathGuard(int64_t catalog_id, const std::optional<std::string>& owner,
@@ -89,7 +90,7 @@ class PathGuard {
 
   bool empty() const { return paths_.empty(); }  // nothing to read or check
   PgStatement statement() const;
-  Status Finish(PgConnection& conn, const PgResult& read) const;
+  Result<std::optional<PgStatement>> Check(const PgResult& read) const;
 
  private:
   std::string catalog_;

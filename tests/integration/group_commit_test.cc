@@ -300,5 +300,77 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
             0);
 }
 
+// A statement that fails inside one request's writes (a trigger planted
+// beneath the API rejects its file rows) fails that request alone: the
+// requests batched with it, before and after, are written with dense
+// snapshot ids, and the failed one leaves no row behind.
+TEST(ConcurrencyTest, GroupCommitSurvivesAStatementFailingMidBatch) {
+  const std::string name = NewCatalog();
+  const std::string c = "/v1/catalogs/" + name;
+  const std::string data = "s3://bucket/" + name + "/";
+  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
+  ASSERT_EQ(S::Call("POST", c + "/namespaces/ns/tables",
+                    R"({"name":"t","columns":[{"name":"id","type":"long"}]})")
+                .status,
+            201);
+  PgSession pg(TestPgConninfo("hoglake"));
+  ASSERT_TRUE(pg.ok());
+  pg.Exec(
+      "CREATE FUNCTION hog_test_reject_boom() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+      "RAISE EXCEPTION 'planted failure for %', NEW.path; END $$");
+  pg.Exec(
+      "CREATE TRIGGER hog_test_reject_boom BEFORE INSERT ON hog_data_file FOR EACH ROW WHEN "
+      "(NEW.path LIKE '%/boom-%') EXECUTE FUNCTION hog_test_reject_boom()");
+  const int64_t head_before = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
+
+  constexpr int kWriters = 8;
+  constexpr int kCommitsEach = 24;
+  std::mutex mu;
+  std::vector<int64_t> committed;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      for (int i = 0; i < kCommitsEach; ++i) {
+        const bool boom = (w + i) % 4 == 0;
+        const std::string prefix =
+            data + (boom ? "boom-" : "ok-") + std::to_string(w) + "-" + std::to_string(i);
+        Outcome o = Send(c + "/commit", AppendBody("t", Files(prefix, 2, 10)));
+        if (boom) {
+          EXPECT_EQ(o.status, 500) << o.body;
+          EXPECT_EQ(o.error, "internal_error") << o.body;
+          continue;
+        }
+        if (o.status != 200) {
+          ++wrong;
+          ADD_FAILURE() << o.status << " " << o.body;
+          continue;
+        }
+        std::lock_guard<std::mutex> g(mu);
+        committed.push_back(o.snapshot_id);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  pg.Exec("DROP TRIGGER hog_test_reject_boom ON hog_data_file");
+  pg.Exec("DROP FUNCTION hog_test_reject_boom()");
+  EXPECT_EQ(wrong.load(), 0);
+
+  const int64_t head = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
+  std::sort(committed.begin(), committed.end());
+  EXPECT_EQ(head, head_before + static_cast<int64_t>(committed.size()));
+  for (size_t i = 0; i < committed.size(); ++i) {
+    EXPECT_EQ(committed[i], head_before + 1 + static_cast<int64_t>(i));
+  }
+  EXPECT_EQ(S::Call("GET", c + "/namespaces/ns/tables/t").json["file_count"].GetInt64(),
+            2 * static_cast<int64_t>(committed.size()));
+  ExpectCatalogInvariants(name, {"ns.t"});
+  ExpectNoOrphanFileChildren(pg, name);
+  const std::string catalog_id = "(SELECT catalog_id FROM hog_catalog WHERE name = '" + name + "')";
+  EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_data_file WHERE catalog_id = " + catalog_id +
+                   " AND path LIKE '%/boom-%'"),
+            0);
+}
+
 }  // namespace
 }  // namespace hoglake::testing

@@ -27,8 +27,8 @@ PgConnection Open() {
 // A scratch table of this test's own, created empty.
 std::string Scratch(PgConnection& conn, const std::string& name) {
   const std::string table = "pipeline_" + name;
-  EXPECT_TRUE(conn.ExecScript("DROP TABLE IF EXISTS " + table + "; CREATE TABLE " + table +
-                              " (v bigint PRIMARY KEY)")
+  EXPECT_TRUE(conn.ExecScript("SET client_min_messages = warning; DROP TABLE IF EXISTS " + table +
+                              "; CREATE TABLE " + table + " (v bigint PRIMARY KEY)")
                   .ok());
   return table;
 }
@@ -69,22 +69,26 @@ TEST(PgPipelineTest, FirstFailureIsReportedAndTheRestIsSkipped) {
   const std::string table = Scratch(conn, "failure");
   // Outside a transaction the pipeline is one implicit transaction: the
   // insert before the failure is undone, the one after never runs.
-  const std::string insert = "INSERT INTO " + table + " VALUES ($1)";
-  size_t failed_at = 99;
-  Result<std::vector<PgResult>> r = conn.ExecPipeline(
-      {{insert, {"1"}}, {"SELECT 1 / $1::int", {"0"}}, {insert, {"2"}}}, &failed_at);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(failed_at, 1u);
-  EXPECT_NE(r.error().message.find("22012"), std::string::npos) << r.error().message;
+  const std::string insert = "INSERT INTO " + table + " VALUES ($1) RETURNING v";
+  PgConnection::PipelineOutcome outcome =
+      conn.RunPipeline({{insert, {"1"}}, {"SELECT 1 / $1::int", {"0"}}, {insert, {"2"}}});
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_EQ(outcome.failed_index, 1u);
+  EXPECT_NE(outcome.error->message.find("22012"), std::string::npos) << outcome.error->message;
+  ASSERT_EQ(outcome.results.size(), 3u);
+  EXPECT_EQ(outcome.results[0].GetInt64(0, 0), 1);  // what ran before the failure
+  EXPECT_EQ(outcome.results[2].rows(), 0);
   EXPECT_EQ(Count(conn, table), 0);
+  Result<std::vector<PgResult>> r = conn.ExecPipeline({{"SELECT 1 / $1::int", {"0"}}});
+  ASSERT_FALSE(r.ok());
   EXPECT_FALSE(conn.broken());
 
   // A statement PostgreSQL cannot parse fails at its Parse; the texts after
   // it were never prepared, and all of them work in the next pipeline.
   const std::string late = "SELECT count(*) FROM " + table + " WHERE v > $1";
-  r = conn.ExecPipeline({{"SELEC broken", {}}, {late, {"0"}}}, &failed_at);
-  ASSERT_FALSE(r.ok());
-  EXPECT_EQ(failed_at, 0u);
+  outcome = conn.RunPipeline({{"SELEC broken", {}}, {late, {"0"}}});
+  ASSERT_TRUE(outcome.error.has_value());
+  EXPECT_EQ(outcome.failed_index, 0u);
   r = conn.ExecPipeline({{late, {"0"}}, {insert, {"3"}}, {late, {"0"}}});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ((*r)[0].GetInt64(0, 0), 0);

@@ -1,0 +1,133 @@
+#include "catalog/commit_batch.h"
+
+#include <functional>
+#include <set>
+
+namespace hoglake::catalog {
+namespace {
+
+constexpr const char* kSavepoint = "SAVEPOINT hog_commit";
+constexpr const char* kReleaseSavepoint = "RELEASE SAVEPOINT hog_commit";
+
+using Build = std::function<Result<std::vector<PgStatement>>(BatchMember&)>;
+using Take = std::function<Status(BatchMember&, std::span<const PgResult>)>;
+
+// Sends members' statements in one pipeline, each member's after a savepoint
+// of its own when `isolate`, and hands each member its results. A statement
+// failing inside member k's statements: the members before k take their
+// results, k is rolled back to its savepoint (the scope's head with it) and
+// answered with the error, and the members after k are built and sent again.
+class IsolatedRunner {
+ public:
+  IsolatedRunner(CommitScope& scope, bool isolate) : scope_(scope), isolate_(isolate) {}
+
+  Status Run(std::vector<BatchMember*> pending, const Build& build, const Take& take);
+
+ private:
+  struct Part {
+    BatchMember* member;
+    size_t begin, end;  // its statements
+    CommitScope::Position at;
+  };
+
+  CommitScope& scope_;
+  const bool isolate_;
+  bool savepoint_exists_ = false;  // RELEASE it before taking the next
+};
+
+Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build,
+                           const Take& take) {
+  while (!pending.empty()) {
+    std::vector<Part> parts;
+    std::vector<PgStatement> statements;
+    bool sends_savepoint = false;
+    for (BatchMember* m : pending) {
+      const CommitScope::Position at = scope_.position();
+      Result<std::vector<PgStatement>> built = build(*m);
+      if (!built.ok()) {
+        scope_.Restore(at);
+        m->result = built.error();
+        continue;
+      }
+      if (isolate_ && !built->empty()) {
+        if (savepoint_exists_ || sends_savepoint) statements.push_back({kReleaseSavepoint, {}});
+        statements.push_back({kSavepoint, {}});
+        sends_savepoint = true;
+      }
+      const size_t begin = statements.size();
+      for (PgStatement& s : *built) statements.push_back(std::move(s));
+      parts.push_back({m, begin, statements.size(), at});
+    }
+    PgConnection::PipelineOutcome outcome = scope_.conn().RunPipeline(statements);
+    const std::span<const PgResult> results(outcome.results);
+    size_t failed = parts.size();
+    if (outcome.error) {
+      for (size_t k = 0; k < parts.size(); ++k) {
+        if (parts[k].begin <= outcome.failed_index && outcome.failed_index < parts[k].end) {
+          failed = k;
+        }
+      }
+      // Not one member's statement: a savepoint, or the connection.
+      if (failed == parts.size()) return *outcome.error;
+    }
+    // The members' own savepoints ran up to the failing one (included).
+    if (sends_savepoint) savepoint_exists_ = true;
+    for (size_t k = 0; k < failed; ++k) {
+      const Part& p = parts[k];
+      HOGLAKE_RETURN_IF_ERROR(take(*p.member, results.subspan(p.begin, p.end - p.begin)));
+    }
+    if (failed == parts.size()) return Status::Ok();
+    if (isolate_) {
+      HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript("ROLLBACK TO SAVEPOINT hog_commit"));
+    }
+    scope_.Restore(parts[failed].at);
+    parts[failed].member->result = *outcome.error;
+    pending.clear();
+    for (size_t k = failed + 1; k < parts.size(); ++k) pending.push_back(parts[k].member);
+    // Alone, a failure aborted the transaction: nobody else may go on in it.
+    if (!isolate_ && !pending.empty()) return *outcome.error;
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members) {
+  IsolatedRunner runner(scope, members.size() > 1);
+  BatchLedger ledger;
+  const Build reads = [](BatchMember& m) -> Result<std::vector<PgStatement>> { return m.Reads(); };
+  const Take evaluate = [&](BatchMember& m, std::span<const PgResult> results) {
+    m.Evaluate(scope, results, ledger);
+    return Status::Ok();
+  };
+  const Build writes = [&](BatchMember& m) { return m.Writes(scope); };
+  const Take written = [](BatchMember& m, std::span<const PgResult> results) {
+    return m.Written(results);
+  };
+  size_t next = 0;
+  while (next < members.size()) {
+    // The segment: up to the first member sharing a token with an earlier
+    // one of it.
+    std::set<std::string> taken;
+    size_t end = next;
+    for (; end < members.size(); ++end) {
+      const std::vector<std::string> tokens = members[end]->Conflicts();
+      bool clash = false;
+      for (const std::string& t : tokens) clash = clash || taken.contains(t);
+      if (clash && end > next) break;
+      taken.insert(tokens.begin(), tokens.end());
+    }
+    const std::vector<BatchMember*> segment(members.begin() + static_cast<std::ptrdiff_t>(next),
+                                            members.begin() + static_cast<std::ptrdiff_t>(end));
+    HOGLAKE_RETURN_IF_ERROR(runner.Run(segment, reads, evaluate));
+    std::vector<BatchMember*> writing;
+    for (BatchMember* m : segment) {
+      if (!m->result) writing.push_back(m);
+    }
+    HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written));
+    next = end;
+  }
+  return Status::Ok();
+}
+
+}  // namespace hoglake::catalog

@@ -1,0 +1,68 @@
+// RunCommitBatch: the mutations of one group-commit batch (commit_batcher.h)
+// written in one PostgreSQL transaction with as few round trips as the
+// mutations allow.
+//
+// Contract:
+//  * A batch is cut into segments, in arrival order: a member whose
+//    Conflicts() share a token with an earlier member of the segment (the
+//    same idempotency key, the same path) starts a new segment, so it reads
+//    what the earlier one wrote.
+//  * Per segment, two round trips: every member's Reads() in one pipeline,
+//    then, after each member's Evaluate() decided whether it writes, every
+//    writing member's Writes() in another. Members evaluate and write in
+//    arrival order; each Writes() builds on the scope's head as the earlier
+//    members left it (snapshot ids stay dense).
+//  * With more than one member, each member's statements run after a
+//    savepoint of their own: a statement that fails rolls back only its
+//    member (which is answered with that error, its staged snapshot undone),
+//    and the members after it are built and sent again. Alone, a member's
+//    failure aborts the transaction, which the caller then rolls back.
+//  * Returns an error only when the batch cannot go on (a savepoint or the
+//    connection failed, or a member's Written() refused what it got): the
+//    caller must then answer every member with it and commit nothing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "catalog/commit_scope.h"
+#include "catalog/pg_connection.h"
+
+namespace hoglake::catalog {
+
+// What the members of one batch learn from each other: each table's next
+// row id after the rows of the members accepted so far (read values are
+// from before the segment's writes).
+struct BatchLedger {
+  std::map<int64_t, int64_t> next_row_id;
+};
+
+class BatchMember {
+ public:
+  virtual ~BatchMember() = default;
+
+  // Tokens no two members of one segment may share.
+  virtual std::vector<std::string> Conflicts() const = 0;
+  // The member's reads (none: it decides without reading).
+  virtual std::vector<PgStatement> Reads() const = 0;
+  // Decides from the reads' results: sets `result` for a member that is
+  // answered without writing (refused, or replayed from a receipt), or
+  // leaves it unset to write.
+  virtual void Evaluate(CommitScope& scope, std::span<const PgResult> reads,
+                        BatchLedger& ledger) = 0;
+  // The member's writes at the scope's current head, staging its snapshot;
+  // an error refuses the member.
+  virtual Result<std::vector<PgStatement>> Writes(CommitScope& scope) = 0;
+  // Takes the writes' results and sets `result`; an error breaks the batch.
+  virtual Status Written(std::span<const PgResult> writes) = 0;
+
+  std::optional<Result<CommitResult>> result;
+};
+
+Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members);
+
+}  // namespace hoglake::catalog

@@ -85,8 +85,9 @@ Result<CatalogInfo> CatalogService::GetCatalog(std::string_view name) {
 
 Result<CatalogInfo> CatalogService::GetCatalogOn(PgConnection& conn, std::string_view name) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.Exec(StrCat("SELECT ", kCatalogColumns, " FROM hog_catalog WHERE name = $1"),
-                            {std::string(name)}));
+      PgResult r,
+      conn.ExecPrepared(StrCat("SELECT ", kCatalogColumns, " FROM hog_catalog WHERE name = $1"),
+                        {std::string(name)}));
   if (r.rows() == 0) return NotFound("catalog '", name, "' not found");
   return CatalogFromRow(r, 0);
 }

@@ -262,9 +262,8 @@ class PendingCommit final : public BatchMember {
       scope.DiscardChanges();
       return insert.error();
     }
-    insert_ = std::move(*insert);
     std::vector<PgStatement> writes;
-    if (!insert_->empty()) writes.push_back(insert_->statement());
+    if (!insert->empty()) writes.push_back(insert->statement());
     if (mark_) writes.push_back(*mark_);
     if (request_.idempotency_key) {
       writes.push_back(
@@ -279,13 +278,7 @@ class PendingCommit final : public BatchMember {
     return writes;
   }
 
-  Status Written(std::span<const PgResult> writes) override {
-    if (!insert_->empty()) {
-      // Room for the row ids was checked in Decide: a refusal here means the
-      // ledger and the table disagree, and nothing of the batch may commit.
-      Status checked = insert_->Check(writes[0]);
-      if (!checked.ok()) return Internal("commit batch abandoned: ", checked.error().message);
-    }
+  Status Written(std::span<const PgResult>) override {
     result = staged_;
     return Status::Ok();
   }
@@ -362,7 +355,6 @@ class PendingCommit final : public BatchMember {
   std::optional<PathGuard> guard_;
   std::vector<ResolvedTable> tables_;
   std::optional<PgStatement> mark_;
-  std::optional<DataFileInsert> insert_;
   CommitResult staged_;
 };
 
@@ -435,10 +427,9 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     const std::vector<CommitBatcher::Request*> batch = drain();
     std::vector<BatchMember*> members;
     for (CommitBatcher::Request* r : batch) members.push_back(r->member);
-    Status ran = RunCommitBatch(*scope, members);
-    // Nothing written (every member refused or replayed): the transaction
-    // is rolled back as the scope goes.
-    if (ran.ok() && scope->staged()) ran = scope->CommitStaged();
+    // Commits what the members wrote; when none did, the transaction is
+    // rolled back as the scope goes.
+    const Status ran = RunCommitBatch(*scope, members);
     for (CommitBatcher::Request* r : batch) {
       // Nothing of the batch committed (or it is unknown whether it did):
       // every writing member fails; keyed ones find their receipt if they

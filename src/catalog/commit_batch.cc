@@ -11,17 +11,23 @@ constexpr const char* kReleaseSavepoint = "RELEASE SAVEPOINT hog_commit";
 
 using Build = std::function<Result<std::vector<PgStatement>>(BatchMember&)>;
 using Take = std::function<Status(BatchMember&, std::span<const PgResult>)>;
+// Statements sent after the members' (their results unused), built once
+// the members' are.
+using Tail = std::function<std::vector<PgStatement>()>;
 
 // Sends members' statements in one pipeline, each member's after a savepoint
 // of its own when `isolate`, and hands each member its results. A statement
 // failing inside member k's statements: the members before k take their
 // results, k is rolled back to its savepoint (the scope's head with it) and
 // answered with the error, and the members after k are built and sent again.
+// `tail`, when given, follows the members' statements in each pipeline that
+// has any; `*tail_ran` tells whether it ran (in a pipeline that succeeded).
 class IsolatedRunner {
  public:
   IsolatedRunner(CommitScope& scope, bool isolate) : scope_(scope), isolate_(isolate) {}
 
-  Status Run(std::vector<BatchMember*> pending, const Build& build, const Take& take);
+  Status Run(std::vector<BatchMember*> pending, const Build& build, const Take& take,
+             const Tail& tail = nullptr, bool* tail_ran = nullptr);
 
  private:
   struct Part {
@@ -35,8 +41,8 @@ class IsolatedRunner {
   bool savepoint_exists_ = false;  // RELEASE it before taking the next
 };
 
-Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build,
-                           const Take& take) {
+Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build, const Take& take,
+                           const Tail& tail, bool* tail_ran) {
   while (!pending.empty()) {
     std::vector<Part> parts;
     std::vector<PgStatement> statements;
@@ -58,6 +64,10 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
       for (PgStatement& s : *built) statements.push_back(std::move(s));
       parts.push_back({m, begin, statements.size(), at});
     }
+    const bool with_tail = tail && !parts.empty();
+    if (with_tail) {
+      for (PgStatement& s : tail()) statements.push_back(std::move(s));
+    }
     PgConnection::PipelineOutcome outcome = scope_.conn().RunPipeline(statements);
     const std::span<const PgResult> results(outcome.results);
     size_t failed = parts.size();
@@ -76,7 +86,10 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
       const Part& p = parts[k];
       HOGLAKE_RETURN_IF_ERROR(take(*p.member, results.subspan(p.begin, p.end - p.begin)));
     }
-    if (failed == parts.size()) return Status::Ok();
+    if (failed == parts.size()) {
+      if (with_tail) *tail_ran = true;
+      return Status::Ok();
+    }
     if (isolate_) {
       HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript("ROLLBACK TO SAVEPOINT hog_commit"));
     }
@@ -93,6 +106,8 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
 }  // namespace
 
 Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members) {
+  bool committed = false;
+  const Tail commit = [&] { return scope.CommitStatements(); };
   IsolatedRunner runner(scope, members.size() > 1);
   BatchLedger ledger;
   const Build reads = [](BatchMember& m) -> Result<std::vector<PgStatement>> { return m.Reads(); };
@@ -124,9 +139,21 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members)
     for (BatchMember* m : segment) {
       if (!m->result) writing.push_back(m);
     }
-    HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written));
+    // The last segment's writes carry the COMMIT.
+    if (end == members.size()) {
+      HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written, commit, &committed));
+    } else {
+      HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written));
+    }
     next = end;
   }
+  if (committed) {
+    scope.Committed();
+    return Status::Ok();
+  }
+  // Written in an earlier segment only, or not at all (then nothing is
+  // committed: the caller rolls back).
+  if (scope.staged()) return scope.CommitStaged();
   return Status::Ok();
 }
 

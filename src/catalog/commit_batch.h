@@ -17,9 +17,13 @@
 //    member (which is answered with that error, its staged snapshot undone),
 //    and the members after it are built and sent again. Alone, a member's
 //    failure aborts the transaction, which the caller then rolls back.
-//  * Returns an error only when the batch cannot go on (a savepoint or the
-//    connection failed, or a member's Written() refused what it got): the
-//    caller must then answer every member with it and commit nothing.
+//  * Commits when any member wrote: the last segment's writes carry the
+//    head update and the COMMIT in their pipeline. When no member wrote,
+//    nothing is committed and the caller rolls the transaction back.
+//  * Returns an error when the batch cannot go on (a savepoint, the commit
+//    or the connection failed, or a member's Written() refused what it got):
+//    the caller must then answer every member that wrote with it (nothing
+//    of the batch is known to have committed).
 #pragma once
 
 #include <cstdint>

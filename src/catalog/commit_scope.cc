@@ -171,10 +171,21 @@ PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata
 
 Status CommitScope::CommitStaged() {
   if (!staged_) return txn_.Commit();
-  return txn_.Commit(
-      {{"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
-        {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
-         std::to_string(head_.schema_version)}}});
+  std::vector<PgStatement> head = CommitStatements();
+  head.pop_back();  // PgTransaction adds the COMMIT
+  return txn_.Commit(head);
+}
+
+std::vector<PgStatement> CommitScope::CommitStatements() const {
+  std::vector<PgStatement> statements;
+  if (staged_) {
+    statements.push_back(
+        {"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
+         {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
+          std::to_string(head_.schema_version)}});
+  }
+  statements.push_back({"COMMIT", {}});
+  return statements;
 }
 
 void CommitScope::Restore(const Position& at) {

@@ -83,10 +83,15 @@ class CommitScope {
   // StageStatement() does the same but returns the statement instead of
   // running it, for the caller to send in a pipeline: the scope's head
   // advances as if it had run. CommitStaged() advances the catalog row to
-  // the last staged snapshot (if any) and commits, in one round trip.
+  // the last staged snapshot (if any) and commits, in one round trip (or,
+  // with CommitStatements(), in the caller's last pipeline).
   Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {});
   PgStatement StageStatement(bool ddl, const CommitMetadata& metadata = {});
   Status CommitStaged();
+  // CommitStaged() as statements, for the caller to send at the end of a
+  // pipeline; Committed() once they succeeded.
+  std::vector<PgStatement> CommitStatements() const;
+  void Committed() { txn_.Committed(); }
   bool staged() const { return staged_; }
   void DiscardChanges() { changes_.clear(); }
 

@@ -2,7 +2,6 @@
 
 #include <climits>
 #include <map>
-#include <set>
 
 #include "catalog/packed_stats.h"
 #include "common/encoding.h"
@@ -19,15 +18,14 @@ std::optional<std::string> OptionalNumber(const std::optional<int64_t>& value) {
 // the batch, table, path, records, size, footer size, row offset in its
 // table's new range, stats state, spec id, split offsets), $17..$18 packed
 // stats (file offset, hex), $19..$21 partition values (file offset, key,
-// value). The tables whose allocator advanced are returned.
+// value).
 const std::string& InsertStatement(bool allocating) {
   static const std::string writes =
       "s AS (UPDATE hog_table_stats s SET record_count = s.record_count + u.r, "
       "file_size_bytes = s.file_size_bytes + u.b, next_row_id = s.next_row_id + u.r "
       "FROM unnest($3::bigint[], $4::bigint[], $5::bigint[]) AS u(t, r, b) "
       "WHERE s.catalog_id = $1 AND s.table_id = u.t "
-      "AND s.next_row_id <= 9223372036854775807 - u.r RETURNING s.table_id, s.next_row_id - u.r "
-      "AS start), "
+      "RETURNING s.table_id, s.next_row_id - u.r AS start), "
       "f AS (INSERT INTO hog_data_file (catalog_id, begin_snapshot, data_file_id, table_id, path, "
       "record_count, file_size_bytes, footer_size, row_id_start, stats_state, spec_id, "
       "split_offsets) "
@@ -42,7 +40,7 @@ const std::string& InsertStatement(bool allocating) {
       "v AS (INSERT INTO hog_file_partition_value (catalog_id, data_file_id, key_index, value) "
       "SELECT $1, a.first + u.i, u.k, u.v FROM unnest($19::bigint[], $20::integer[], $21::text[]) "
       "AS u(i, k, v) CROSS JOIN a) "
-      "SELECT table_id FROM s";
+      "SELECT count(*) FROM s";
   static const std::string allocating_sql = StrCat(
       "WITH a AS (UPDATE hog_catalog SET next_file_id = next_file_id + $6 WHERE catalog_id = $1 "
       "RETURNING next_file_id - $6 AS first), ",
@@ -59,14 +57,13 @@ Result<DataFileInsert> DataFileInsert::Plan(int64_t catalog_id, int64_t snapshot
   DataFileInsert out;
   // Per table (in first-seen order): rows and bytes added. Each table's new
   // row-id range is handed out in batch and file order.
-  std::vector<int64_t> added_rows, added_bytes;
+  std::vector<int64_t> tables, added_rows, added_bytes;
   std::map<int64_t, size_t> slot;
   for (const FileBatch& batch : batches) {
     if (batch.files->empty()) continue;
-    auto [it, inserted] = slot.emplace(batch.table_id, out.tables_.size());
+    auto [it, inserted] = slot.emplace(batch.table_id, tables.size());
     if (inserted) {
-      out.tables_.push_back(batch.table_id);
-      out.names_.push_back(batch.qualified_name);
+      tables.push_back(batch.table_id);
       added_rows.push_back(0);
       added_bytes.push_back(0);
     }
@@ -78,9 +75,9 @@ Result<DataFileInsert> DataFileInsert::Plan(int64_t catalog_id, int64_t snapshot
       added_bytes[it->second] += f.file_size_bytes;
     }
   }
-  if (out.tables_.empty()) return out;
+  if (tables.empty()) return out;
 
-  std::vector<int64_t> row_offset(out.tables_.size(), 0);
+  std::vector<int64_t> row_offset(tables.size(), 0);
   std::vector<int64_t> file_index, table_ids, records, sizes, row_offsets;
   std::vector<std::optional<std::string>> paths, footers, states, spec_ids, splits;
   std::vector<int64_t> stat_file;
@@ -121,7 +118,7 @@ Result<DataFileInsert> DataFileInsert::Plan(int64_t catalog_id, int64_t snapshot
   out.statement_.params = {
       std::to_string(catalog_id),
       std::to_string(snapshot),
-      PgIntArray(out.tables_),
+      PgIntArray(tables),
       PgIntArray(added_rows),
       PgIntArray(added_bytes),
       std::to_string(first_file_id ? *first_file_id : static_cast<int64_t>(file_index.size())),
@@ -143,26 +140,13 @@ Result<DataFileInsert> DataFileInsert::Plan(int64_t catalog_id, int64_t snapshot
   return out;
 }
 
-Status DataFileInsert::Check(const PgResult& result) const {
-  std::set<int64_t> advanced;
-  for (int i = 0; i < result.rows(); ++i) advanced.insert(result.GetInt64(i, 0));
-  for (size_t i = 0; i < tables_.size(); ++i) {
-    if (!advanced.contains(tables_[i])) {
-      return Validation("row ids of ", names_[i], " would overflow");
-    }
-  }
-  return Status::Ok();
-}
-
 Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
                        std::optional<int64_t> first_file_id,
                        const std::vector<FileBatch>& batches) {
   HOGLAKE_ASSIGN_OR_RETURN(DataFileInsert insert,
                            DataFileInsert::Plan(catalog_id, snapshot, first_file_id, batches));
   if (insert.empty()) return Status::Ok();
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult result,
-                           conn.ExecPrepared(insert.statement().sql, insert.statement().params));
-  return insert.Check(result);
+  return conn.ExecPrepared(insert.statement().sql, insert.statement().params).status();
 }
 
 }  // namespace hoglake::catalog

@@ -28,8 +28,10 @@ struct FileBatch {
 // from `first_file_id` on (in batch order), row ids continuing each table's
 // next_row_id, and advances the tables' totals. Without `first_file_id` the
 // ids are allocated from the catalog's next_file_id in the same statement (as
-// CommitScope::AllocateIds would). Built by Plan(), sent by the caller
-// (alone or in a pipeline), and its result read by Check().
+// CommitScope::AllocateIds would). Built by Plan() for the caller to send
+// (alone or in a pipeline). The caller has checked that each table's row ids
+// have room for the rows added: a statement that would overflow a table's
+// allocator fails (bigint out of range) and writes nothing.
 class DataFileInsert {
  public:
   // kValidation when a table's added rows overflow int64.
@@ -37,19 +39,14 @@ class DataFileInsert {
                                      std::optional<int64_t> first_file_id,
                                      const std::vector<FileBatch>& batches);
 
-  bool empty() const { return tables_.empty(); }  // nothing to write
+  bool empty() const { return statement_.sql.empty(); }  // nothing to write
   const PgStatement& statement() const { return statement_; }
-  // kValidation when a table's row ids would overflow int64: its files were
-  // not written and the caller must roll the statement back.
-  Status Check(const PgResult& result) const;
 
  private:
-  std::vector<int64_t> tables_;
-  std::vector<std::string> names_;
   PgStatement statement_;
 };
 
-// Plan, send and Check in one call: one round trip.
+// Plan and send in one call: one round trip.
 Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
                        std::optional<int64_t> first_file_id, const std::vector<FileBatch>& batches);
 

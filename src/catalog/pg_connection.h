@@ -157,6 +157,9 @@ class PgTransaction {
   // nothing is committed: the transaction is rolled back and its error
   // returned.
   Status Commit(const std::vector<PgStatement>& statements);
+  // For a caller that sent COMMIT itself (in a pipeline) and saw it succeed:
+  // there is nothing left to roll back.
+  void Committed() { conn_ = nullptr; }
 
  private:
   explicit PgTransaction(PgConnection* conn) : conn_(conn) {}

@@ -420,16 +420,17 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     };
     Result<PgPool::Lease> conn = pool_->Acquire();
     if (!conn.ok()) return fail_all(conn.error());
-    Result<CommitScope> scope =
-        CommitScope::BeginForId(**conn, info.catalog_id, catalog, options_.commit_lock_timeout_ms,
-                                options_.commit_lock_observer);
-    if (!scope.ok()) return fail_all(scope.error());
+    // The batch is drained before the lock is asked for: BEGIN, the lock
+    // and the head read travel with the first segment's reads.
     const std::vector<CommitBatcher::Request*> batch = drain();
+    CommitScope scope =
+        CommitScope::Deferred(**conn, info.catalog_id, std::string(catalog),
+                              options_.commit_lock_timeout_ms, options_.commit_lock_observer);
     std::vector<BatchMember*> members;
     for (CommitBatcher::Request* r : batch) members.push_back(r->member);
     // Commits what the members wrote; when none did, the transaction is
     // rolled back as the scope goes.
-    const Status ran = RunCommitBatch(*scope, members);
+    const Status ran = RunCommitBatch(scope, members);
     for (CommitBatcher::Request* r : batch) {
       // Nothing of the batch committed (or it is unknown whether it did):
       // every writing member fails; keyed ones find their receipt if they

@@ -68,7 +68,7 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
     if (with_tail) {
       for (PgStatement& s : tail()) statements.push_back(std::move(s));
     }
-    PgConnection::PipelineOutcome outcome = scope_.conn().RunPipeline(statements);
+    PgConnection::PipelineOutcome outcome = scope_.RunPipeline(statements);
     const std::span<const PgResult> results(outcome.results);
     size_t failed = parts.size();
     if (outcome.error) {

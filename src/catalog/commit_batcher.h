@@ -6,9 +6,9 @@
 //    arrive while no batch runs for its key becomes the leader; requests
 //    arriving while a batch is open (the leader has not drained the queue
 //    yet) or running queue behind it.
-//  * The leader calls the runner on its own thread. The runner opens the
-//    transaction, takes the catalog commit lock, and only then calls drain()
-//    to take the batch: every queued request in arrival order, up to
+//  * The leader calls the runner on its own thread. The runner calls drain()
+//    to take the batch (commit.cc does so just before it asks PostgreSQL
+//    for the catalog commit lock): every queued request in arrival order, up to
 //    `max_requests` requests and `max_weight` total weight (the first request
 //    is always taken, whatever its weight). Requests arriving after the drain
 //    wait for the next batch. The runner must set every drained request's

@@ -70,23 +70,23 @@ Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view cata
   return BeginForId(conn, id.GetInt64(0, 0), catalog_name, lock_timeout_ms, observer);
 }
 
-Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_id,
-                                            std::string_view catalog_name, int64_t lock_timeout_ms,
-                                            const CommitLockObserver& observer) {
-  // One round trip: BEGIN, the wait bound (set left to right before the lock
-  // waits), the lock, and the head read under it.
-  const std::string catalog = std::to_string(catalog_id);
-  std::vector<PgResult> results;
-  const auto started = std::chrono::steady_clock::now();
-  Result<PgTransaction> txn = PgTransaction::Begin(
-      conn,
-      {{"SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
-        {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
-         std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))}},
-       {HeadByIdQuery(), {catalog}}},
-      &results);
-  const bool timed_out = !txn.ok() && txn.error().code == ErrorCode::kCommitQueueTimeout;
-  if (observer && (txn.ok() || timed_out)) {
+namespace {
+
+// After BEGIN: the wait bound (set left to right before the lock waits), the
+// lock, and the head read under it.
+std::vector<PgStatement> LockAndHead(int64_t catalog_id, int64_t lock_timeout_ms) {
+  return {{"SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
+           {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
+            std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))}},
+          {HeadByIdQuery(), {std::to_string(catalog_id)}}};
+}
+
+// The outcome of LockAndHead: the observer told, the timeout named.
+Status LockOutcome(const Status& done, const std::chrono::steady_clock::time_point& started,
+                   std::string_view catalog_name, int64_t lock_timeout_ms,
+                   const CommitLockObserver& observer) {
+  const bool timed_out = !done.ok() && done.error().code == ErrorCode::kCommitQueueTimeout;
+  if (observer && (done.ok() || timed_out)) {
     observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
              timed_out);
   }
@@ -94,12 +94,71 @@ Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_
     return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
                      "' commit lock not acquired within ", lock_timeout_ms, " ms");
   }
-  if (!txn.ok()) return txn.error();
+  return done;
+}
+
+}  // namespace
+
+Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_id,
+                                            std::string_view catalog_name, int64_t lock_timeout_ms,
+                                            const CommitLockObserver& observer) {
+  // One round trip: BEGIN, the lock, the head.
+  std::vector<PgResult> results;
+  const auto started = std::chrono::steady_clock::now();
+  Result<PgTransaction> txn =
+      PgTransaction::Begin(conn, LockAndHead(catalog_id, lock_timeout_ms), &results);
+  HOGLAKE_RETURN_IF_ERROR(
+      LockOutcome(txn.status(), started, catalog_name, lock_timeout_ms, observer));
   const PgResult& head = results[1];
   if (head.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   CommitScope scope(&conn, std::move(*txn));
   scope.head_ = HeadFromRow(head);
   return scope;
+}
+
+CommitScope CommitScope::Deferred(PgConnection& conn, int64_t catalog_id, std::string catalog_name,
+                                  int64_t lock_timeout_ms, CommitLockObserver observer) {
+  CommitScope scope(&conn);
+  scope.head_.catalog_id = catalog_id;
+  scope.deferred_ = DeferredBegin{std::move(catalog_name), lock_timeout_ms, std::move(observer)};
+  return scope;
+}
+
+PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgStatement>& statements) {
+  if (!deferred_) return conn_->RunPipeline(statements);
+  const DeferredBegin begin = std::move(*deferred_);
+  deferred_.reset();
+  std::vector<PgStatement> all = {{"BEGIN", {}}};
+  for (PgStatement& s : LockAndHead(head_.catalog_id, begin.lock_timeout_ms)) {
+    all.push_back(std::move(s));
+  }
+  const size_t prefix = all.size();
+  all.insert(all.end(), statements.begin(), statements.end());
+  txn_.emplace(PgTransaction::Begun(*conn_));  // rolled back unless committed
+  const auto started = std::chrono::steady_clock::now();
+  PgConnection::PipelineOutcome outcome = conn_->RunPipeline(all);
+  const bool in_prefix = outcome.error && outcome.failed_index < prefix;
+  const Status locked = LockOutcome(in_prefix ? Status(*outcome.error) : Status::Ok(), started,
+                                    begin.catalog_name, begin.lock_timeout_ms, begin.observer);
+  const bool head_read = !outcome.error || outcome.failed_index >= prefix;
+  std::optional<Error> failed;
+  if (!locked.ok()) {
+    failed = locked.error();
+  } else if (head_read && outcome.results[prefix - 1].rows() == 0) {
+    failed = NotFound("catalog '", begin.catalog_name, "' not found");
+  } else if (head_read) {
+    head_ = HeadFromRow(outcome.results[prefix - 1]);
+  }
+  outcome.results.erase(outcome.results.begin(),
+                        outcome.results.begin() + static_cast<std::ptrdiff_t>(prefix));
+  if (failed) {
+    outcome.error = failed;
+    outcome.failed_index = statements.size();
+  } else if (outcome.error) {
+    outcome.failed_index =
+        outcome.failed_index >= prefix ? outcome.failed_index - prefix : statements.size();
+  }
+  return outcome;
 }
 
 Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t count) {
@@ -170,10 +229,10 @@ PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata
 }
 
 Status CommitScope::CommitStaged() {
-  if (!staged_) return txn_.Commit();
+  if (!staged_) return txn_->Commit();
   std::vector<PgStatement> head = CommitStatements();
   head.pop_back();  // PgTransaction adds the COMMIT
-  return txn_.Commit(head);
+  return txn_->Commit(head);
 }
 
 std::vector<PgStatement> CommitScope::CommitStatements() const {

@@ -55,9 +55,21 @@ class CommitScope {
                                         std::string_view catalog_name, int64_t lock_timeout_ms,
                                         const CommitLockObserver& observer = nullptr);
 
+  // As BeginForId, but sends nothing yet: BEGIN, the wait bound, the lock
+  // and the head read go out in front of the first RunPipeline() call, so
+  // they cost no round trip of their own. head() and everything that
+  // depends on it are known only after that call.
+  static CommitScope Deferred(PgConnection& conn, int64_t catalog_id, std::string catalog_name,
+                              int64_t lock_timeout_ms, CommitLockObserver observer = nullptr);
+
   CommitScope(CommitScope&&) = default;
 
   PgConnection& conn() { return *conn_; }
+  // RunPipeline on the connection, after the deferred beginning if it has
+  // not been sent. A failure there (the lock not acquired in time, the
+  // catalog gone) is reported as not one of `statements`' (failed_index =
+  // statements.size()).
+  PgConnection::PipelineOutcome RunPipeline(const std::vector<PgStatement>& statements);
   const CatalogHead& head() const { return head_; }
   int64_t catalog_id() const { return head_.catalog_id; }
   // The id the snapshot being built will get (head + 1).
@@ -71,7 +83,7 @@ class CommitScope {
 
   // Commits the transaction without writing a snapshot (maintenance work
   // that needs the lock but is not a catalog change).
-  Status CommitWithoutSnapshot() { return txn_.Commit(); }
+  Status CommitWithoutSnapshot() { return txn_->Commit(); }
 
   // Writes the snapshot and commits. `ddl` bumps the schema version.
   Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
@@ -91,7 +103,7 @@ class CommitScope {
   // CommitStaged() as statements, for the caller to send at the end of a
   // pipeline; Committed() once they succeeded.
   std::vector<PgStatement> CommitStatements() const;
-  void Committed() { txn_.Committed(); }
+  void Committed() { txn_->Committed(); }
   bool staged() const { return staged_; }
   void DiscardChanges() { changes_.clear(); }
 
@@ -106,9 +118,18 @@ class CommitScope {
 
  private:
   CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
+  explicit CommitScope(PgConnection* conn) : conn_(conn) {}
+
+  // What a deferred scope sends first.
+  struct DeferredBegin {
+    std::string catalog_name;
+    int64_t lock_timeout_ms = 0;
+    CommitLockObserver observer;
+  };
 
   PgConnection* conn_;
-  PgTransaction txn_;
+  std::optional<PgTransaction> txn_;       // absent until a deferred scope began
+  std::optional<DeferredBegin> deferred_;  // not sent yet
   CatalogHead head_;
   bool staged_ = false;  // a snapshot was staged since Begin
   std::vector<std::pair<ChangeKind, int64_t>> changes_;

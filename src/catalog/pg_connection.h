@@ -148,6 +148,9 @@ class PgTransaction {
   // and its error returned.
   static Result<PgTransaction> Begin(PgConnection& conn, const std::vector<PgStatement>& statements,
                                      std::vector<PgResult>* results);
+  // Adopts a transaction the caller began itself (BEGIN sent in a pipeline):
+  // rolled back on destruction unless committed.
+  static PgTransaction Begun(PgConnection& conn) { return PgTransaction(&conn); }
   PgTransaction(PgTransaction&& other) noexcept : conn_(other.conn_) { other.conn_ = nullptr; }
   PgTransaction& operator=(PgTransaction&&) = delete;
   ~PgTransaction();

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -284,6 +286,14 @@ class CatalogService {
 
  private:
   Result<CatalogInfo> GetCatalogOn(PgConnection& conn, std::string_view name);
+  // What never changes about a catalog once created (catalog rows are never
+  // deleted, their name and data path never updated): looked up once per
+  // process, then answered from memory.
+  struct CatalogIdentity {
+    int64_t catalog_id = 0;
+    std::string data_path;
+  };
+  Result<CatalogIdentity> IdentifyCatalog(std::string_view name);
   // Opens a read-only repeatable-read transaction on `conn` and resolves the
   // table at the selected snapshot.
   struct TableAt;
@@ -292,6 +302,8 @@ class CatalogService {
 
   PgPool* pool_;
   CatalogServiceOptions options_;
+  std::mutex identities_mutex_;
+  std::map<std::string, CatalogIdentity, std::less<>> identities_;
   // Group commit of concurrent appends to one catalog (commit.cc).
   std::unique_ptr<CommitBatcher> commit_batcher_ =
       std::make_unique<CommitBatcher>(kCommitBatchMaxRequests, kCommitBatchMaxFiles);

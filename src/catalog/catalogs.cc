@@ -92,4 +92,18 @@ Result<CatalogInfo> CatalogService::GetCatalogOn(PgConnection& conn, std::string
   return CatalogFromRow(r, 0);
 }
 
+Result<CatalogService::CatalogIdentity> CatalogService::IdentifyCatalog(std::string_view name) {
+  {
+    std::lock_guard<std::mutex> guard(identities_mutex_);
+    auto known = identities_.find(name);
+    if (known != identities_.end()) return known->second;
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, name));
+  CatalogIdentity identity{info.catalog_id, info.data_path};
+  std::lock_guard<std::mutex> guard(identities_mutex_);
+  identities_.emplace(std::string(name), identity);
+  return identity;
+}
+
 }  // namespace hoglake::catalog

@@ -385,11 +385,7 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
       }
     }
   }
-  CatalogInfo info;
-  {
-    HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
-    HOGLAKE_ASSIGN_OR_RETURN(info, GetCatalogOn(*conn, catalog));
-  }
+  HOGLAKE_ASSIGN_OR_RETURN(const CatalogIdentity info, IdentifyCatalog(catalog));
   std::string data_path = info.data_path;
   if (!data_path.ends_with('/')) data_path += '/';
   const std::function<Status()> check_paths = [&]() -> Status {

@@ -188,25 +188,30 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
     return page.rows() > 0;
   };
 
-  std::vector<ColumnStatRow> scratch;  // reused across files
+  // Reused across files: its rows (and their bound buffers) are overwritten
+  // in place, the vector cut to each file's count.
+  std::vector<ColumnStatRow> scratch;
   for (int i = 0; i < r.rows(); ++i) {
     DataFileInfo f = DataFileFromRow(r, i);
     if (!options.split_offsets) f.split_offsets.reset();
     if (options.column_stats && f.stats_state == "provided") {
       f.column_stats = std::move(scratch);
-      f.column_stats->clear();
+      std::vector<ColumnStatRow>& rows = *f.column_stats;
+      size_t used = 0;
       HOGLAKE_ASSIGN_OR_RETURN(bool more, has_row());
       if (more && page.GetBinaryInt64(at_row, 0) == f.data_file_id) {
         PackedStatsReader reader(page.GetText(at_row++, 1));
         for (PackedStat s; reader.Next(&s);) {
           const StatsColumn* column = wanted(s.field_id);
           if (column == nullptr) continue;  // dropped since, a container, or not asked for
-          ColumnStatRow& row = f.column_stats->emplace_back();
+          ColumnStatRow& row = used < rows.size() ? rows[used] : rows.emplace_back();
+          ++used;
           CopyToRow(s, &row);
           row.type = column->type;
         }
         HOGLAKE_RETURN_IF_ERROR(reader.status());
       }
+      rows.resize(used);
     }
     HOGLAKE_RETURN_IF_ERROR(sink(f));
     if (f.column_stats) scratch = std::move(*f.column_stats);

@@ -152,14 +152,29 @@ bool PackedStatsReader::Next(PackedStat* out) {
   return true;
 }
 
+namespace {
+
+// Into a row that may hold an earlier file's bound: its buffer is reused.
+void CopyBound(const std::optional<std::string_view>& from, std::optional<std::string>* to) {
+  if (!from) {
+    to->reset();
+  } else if (*to) {
+    (*to)->assign(from->data(), from->size());
+  } else {
+    to->emplace(*from);
+  }
+}
+
+}  // namespace
+
 void CopyToRow(const PackedStat& s, ColumnStatRow* row) {
   row->field_id = s.field_id;
   row->value_count = s.value_count;
   row->null_count = s.null_count;
   row->nan_count = s.nan_count;
   row->size_bytes = s.size_bytes;
-  if (s.lower_bound) row->lower_bound.emplace(*s.lower_bound);
-  if (s.upper_bound) row->upper_bound.emplace(*s.upper_bound);
+  CopyBound(s.lower_bound, &row->lower_bound);
+  CopyBound(s.upper_bound, &row->upper_bound);
 }
 
 Result<std::vector<ColumnStatRow>> UnpackColumnStats(std::string_view blob) {

@@ -66,7 +66,8 @@ class PackedStatsReader {
   Status status_ = Status::Ok();
 };
 
-// `s` as a row (bounds copied; `row->type` left as it was).
+// `s` as a row (bounds copied, into the row's own buffers when it has them;
+// every field but `row->type` overwritten).
 void CopyToRow(const PackedStat& s, ColumnStatRow* row);
 
 // All entries of `blob` as rows (bounds copied; `type` left default).

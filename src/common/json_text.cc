@@ -94,7 +94,7 @@ void AppendJsonNumber(F value, std::string* out) {
   if (magnitude >= F(1e-6) && magnitude < F(kPlainFastPathLimit<F>)) {
     auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::fixed);
     (void)ec;
-    out->append(buf, end);
+    out->append(buf, static_cast<size_t>(end - buf));
     return;
   }
   auto [end, ec] =

@@ -50,14 +50,14 @@ void JsonWriter::Int(int64_t value) {
   BeforeValue();
   char buf[24];
   const auto end = std::to_chars(buf, buf + sizeof(buf), value).ptr;
-  out_.append(buf, end);
+  out_.append(buf, static_cast<size_t>(end - buf));
 }
 
 void JsonWriter::UInt(uint64_t value) {
   BeforeValue();
   char buf[24];
   const auto end = std::to_chars(buf, buf + sizeof(buf), value).ptr;
-  out_.append(buf, end);
+  out_.append(buf, static_cast<size_t>(end - buf));
 }
 
 void JsonWriter::Bool(bool value) {

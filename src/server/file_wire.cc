@@ -9,7 +9,9 @@ namespace {
 
 void AppendInt(int64_t value, std::string* out) {
   char buf[24];
-  out->append(buf, std::to_chars(buf, buf + sizeof(buf), value).ptr);
+  // (pointer, length): the iterator-pair overload goes through replace().
+  const char* end = std::to_chars(buf, buf + sizeof(buf), value).ptr;
+  out->append(buf, static_cast<size_t>(end - buf));
 }
 
 void AppendBound(const iceberg::TypeSpec& type, const std::optional<std::string>& bytes,

@@ -135,6 +135,39 @@ TEST(CommitTest, AppendAllocatesRowIdsAndShowsInScanFilesAndStats) {
                "table_inserted_into");
 }
 
+// A plan reuses its statistics rows from file to file: a file with fewer
+// entries, or without bounds or nan_count, shows exactly its own.
+TEST(CommitTest, ScanStatsAreEachFilesOwn) {
+  Lake lake = NewLake();
+  const std::string full = R"(,"column_stats":[{"field_id":1,"value_count":5,"null_count":0,)"
+                           R"("lower_bound":"AQAAAAAAAAA=","upper_bound":"ZAAAAAAAAAA="},)"
+                           R"({"field_id":2,"value_count":5,"null_count":0,"nan_count":1,)"
+                           R"("lower_bound":"AAAAAAAAAIA=","upper_bound":"AAAAAAAABEA="}])";
+  const std::string sparse = R"(,"column_stats":[{"field_id":2,"value_count":3,"null_count":3}])";
+  ASSERT_EQ(S::Call("POST", lake.catalog + "/commit",
+                    Append(lake, File(lake, "a", 5, full) + "," + File(lake, "b", 3, sparse) + "," +
+                                     File(lake, "c", 5, full)))
+                .status,
+            200);
+  ApiResponse scan = S::Call("GET", lake.ns + "/tables/events/scan?include=column_stats");
+  ASSERT_EQ(scan.status, 200) << scan.body;
+  ASSERT_EQ(scan.json.Size(), 3u);
+  for (int i : {0, 2}) {
+    const auto& stats = scan.json[i]["data_file"]["column_stats"];
+    ASSERT_EQ(stats.Size(), 2u) << scan.body;
+    EXPECT_EQ(stats[0]["upper_bound"].GetInt64(), 100);
+    EXPECT_EQ(stats[1]["nan_count"].GetInt64(), 1);
+    EXPECT_EQ(stats[1]["upper_bound"].GetDouble(), 2.5);
+  }
+  const auto& sparse_stats = scan.json[1]["data_file"]["column_stats"];
+  ASSERT_EQ(sparse_stats.Size(), 1u) << scan.body;
+  EXPECT_EQ(sparse_stats[0]["field_id"].GetInt64(), 2);
+  EXPECT_EQ(sparse_stats[0]["null_count"].GetInt64(), 3);
+  EXPECT_FALSE(sparse_stats[0].HasMember("nan_count")) << scan.body;
+  EXPECT_TRUE(sparse_stats[0]["lower_bound"].IsNull()) << scan.body;
+  EXPECT_TRUE(sparse_stats[0]["upper_bound"].IsNull()) << scan.body;
+}
+
 TEST(CommitTest, StatsAreSanitizedOrRefused) {
   Lake lake = NewLake();
   // Repaired: null_count > value_count, nan_count on a non-float, inverted bounds, NaN bound.

@@ -88,8 +88,11 @@ class PgConnection {
   // of the first that failed (PostgreSQL skips every statement after it).
   // Outside an explicit transaction the statements form one implicit
   // transaction: all of them or none. The results are read only once
-  // everything was sent, so this is for statements whose results are small
-  // (a few kilobytes); their parameters may be large.
+  // everything was sent (the socket is blocking), so a pipeline must not be
+  // large both ways: either its parameters are small (a batch's reads, whose
+  // results may reach a few hundred kilobytes) or its results are (a batch's
+  // writes, whose parameters may be megabytes) — else PostgreSQL and this
+  // side could both wait on full socket buffers.
   Result<std::vector<PgResult>> ExecPipeline(const std::vector<PgStatement>& statements);
   // As ExecPipeline, keeping what ran before a failure.
   struct PipelineOutcome {

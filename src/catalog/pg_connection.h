@@ -87,12 +87,11 @@ class PgConnection {
   // as ExecPrepared would, and returns their results in order — or the error
   // of the first that failed (PostgreSQL skips every statement after it).
   // Outside an explicit transaction the statements form one implicit
-  // transaction: all of them or none. The results are read only once
-  // everything was sent (the socket is blocking), so a pipeline must not be
-  // large both ways: either its parameters are small (a batch's reads, whose
-  // results may reach a few hundred kilobytes) or its results are (a batch's
-  // writes, whose parameters may be megabytes) — else PostgreSQL and this
-  // side could both wait on full socket buffers.
+  // transaction: all of them or none. Results that arrive while the
+  // statements are still being sent are buffered by libpq (it reads whenever
+  // it waits to write), so a pipeline may be large both ways without
+  // stalling (PgPipelineTest.LargeBothWaysDoesNotStall); every result is held
+  // in memory until the call returns.
   Result<std::vector<PgResult>> ExecPipeline(const std::vector<PgStatement>& statements);
   // As ExecPipeline, keeping what ran before a failure.
   struct PipelineOutcome {

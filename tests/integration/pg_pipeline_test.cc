@@ -64,6 +64,22 @@ TEST(PgPipelineTest, ResultsComeBackInOrder) {
   EXPECT_TRUE(none->empty());
 }
 
+// Large both ways: 40 statements each sending and getting back 256 KiB,
+// far beyond the socket buffers; libpq reads what arrives while it waits to
+// send, so the pipeline neither stalls nor loses a byte.
+TEST(PgPipelineTest, LargeBothWaysDoesNotStall) {
+  PgConnection conn = Open();
+  std::vector<PgStatement> statements;
+  std::vector<std::string> texts;
+  for (int i = 0; i < 40; ++i)
+    texts.push_back(std::string(256 * 1024, static_cast<char>('a' + i % 26)));
+  for (const std::string& text : texts) statements.push_back({"SELECT $1::text", {text}});
+  Result<std::vector<PgResult>> r = conn.ExecPipeline(statements);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->size(), texts.size());
+  for (size_t i = 0; i < texts.size(); ++i) EXPECT_EQ((*r)[i].GetText(0, 0), texts[i]) << i;
+}
+
 TEST(PgPipelineTest, FirstFailureIsReportedAndTheRestIsSkipped) {
   PgConnection conn = Open();
   const std::string table = Scratch(conn, "failure");

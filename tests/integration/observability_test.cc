@@ -220,17 +220,22 @@ TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
       Sample(text,
              "hoglake_maintenance_runs_total{task=\"cleanup\",trigger=\"manual\",status=\"ok\"}"),
       2);
+  // The gauges come from a periodic sample: wait for one taken after both
+  // the expiry's commit and its maintenance-ledger row (written in a
+  // transaction of its own), not just the first.
+  const std::string duration =
+      "hoglake_maintenance_last_run_duration_seconds{catalog=\"lake\",task=\"expiry\"}";
   for (int i = 0; i < 100; ++i) {
     text = metrics();
-    if (Sample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}") == 5) break;
+    if (Sample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}") == 5 &&
+        Sample(text, duration) >= 0) {
+      break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   EXPECT_EQ(Sample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}"), 5) << text;
   EXPECT_EQ(Sample(text, "hoglake_live_files{catalog=\"lake\"}"), 0);
-  EXPECT_GE(
-      Sample(text,
-             "hoglake_maintenance_last_run_duration_seconds{catalog=\"lake\",task=\"expiry\"}"),
-      0);
+  EXPECT_GE(Sample(text, duration), 0) << text;
   server.Stop();
 }
 

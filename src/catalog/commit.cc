@@ -205,7 +205,7 @@ class PendingCommit final : public BatchMember {
   PendingCommit(CommitRequest& request, CommitEndpoint endpoint, int64_t catalog_id,
                 const std::function<Status()>& check_paths)
       : request_(request), endpoint_(endpoint), catalog_id_(std::to_string(catalog_id)) {
-    if (request_.idempotency_key) fingerprint_ = CommitFingerprint(request_);
+    if (request_.idempotency_key) fingerprint_hex_ = HexEncode(CommitFingerprint(request_));
     for (const TableAppend& g : request_.appends) {
       for (const FileRegistration& f : g.files) tokens_.push_back("path " + f.path);
     }
@@ -269,8 +269,8 @@ class PendingCommit final : public BatchMember {
       writes.push_back(
           {"INSERT INTO hog_commit_receipt (catalog_id, idempotency_key, fingerprint, "
            "snapshot_id, schema_version) VALUES ($1, $2, decode($3, 'hex'), $4, $5)",
-           {catalog_id_, *request_.idempotency_key, HexEncode(fingerprint_),
-            std::to_string(snapshot), std::to_string(scope.head().schema_version)}});
+           {catalog_id_, *request_.idempotency_key, fingerprint_hex_, std::to_string(snapshot),
+            std::to_string(scope.head().schema_version)}});
     }
     writes.push_back(
         scope.StageStatement(/*ddl=*/false, CommitMetadata{request_.author, request_.message}));
@@ -291,7 +291,7 @@ class PendingCommit final : public BatchMember {
     if (request_.idempotency_key) {
       const PgResult& receipt = reads[next++];
       if (receipt.rows() > 0) {
-        if (receipt.GetText(0, 0) != HexEncode(fingerprint_)) {
+        if (receipt.GetText(0, 0) != fingerprint_hex_) {
           return Validation("idempotency_key ", *request_.idempotency_key,
                             " reused with a different request");
         }
@@ -349,7 +349,7 @@ class PendingCommit final : public BatchMember {
   CommitRequest& request_;
   const CommitEndpoint endpoint_;
   const std::string catalog_id_;
-  std::string fingerprint_;
+  std::string fingerprint_hex_;
   std::vector<std::string> tokens_;
   Status request_ok_;
   std::optional<PathGuard> guard_;

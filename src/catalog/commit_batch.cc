@@ -75,6 +75,7 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
       for (size_t k = 0; k < parts.size(); ++k) {
         if (parts[k].begin <= outcome.failed_index && outcome.failed_index < parts[k].end) {
           failed = k;
+          break;
         }
       }
       // Not one member's statement: a savepoint, or the connection.
@@ -140,11 +141,8 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members)
       if (!m->result) writing.push_back(m);
     }
     // The last segment's writes carry the COMMIT.
-    if (end == members.size()) {
-      HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written, commit, &committed));
-    } else {
-      HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written));
-    }
+    const Tail& tail = end == members.size() ? commit : Tail();
+    HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written, tail, &committed));
     next = end;
   }
   if (committed) {

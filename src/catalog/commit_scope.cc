@@ -27,28 +27,25 @@ CatalogHead HeadFromRow(const PgResult& r) {
   return head;
 }
 
-}  // namespace
-
-namespace {
-
-// Runs `lock_statement` (which takes the lock), reporting the wait to
-// `observer` when it ends granted or timed out.
-Status TimedLock(PgConnection& conn, std::string_view lock_statement,
-                 const std::vector<PgParam>& params, const CommitLockObserver& observer) {
-  const auto started = std::chrono::steady_clock::now();
-  Result<PgResult> locked = conn.ExecPrepared(lock_statement, params);
-  const bool timed_out = !locked.ok() && locked.error().code == ErrorCode::kCommitQueueTimeout;
-  if (observer && (locked.ok() || timed_out)) {
+// Tells `observer` how long a commit-lock wait begun at `started` took, when
+// it ended (`done`) granted or timed out (other failures are not waits).
+void ReportLockWait(const Status& done, std::chrono::steady_clock::time_point started,
+                    const CommitLockObserver& observer) {
+  const bool timed_out = !done.ok() && done.error().code == ErrorCode::kCommitQueueTimeout;
+  if (observer && (done.ok() || timed_out)) {
     observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
              timed_out);
   }
-  return locked.status();
 }
 
 }  // namespace
 
 Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer) {
-  return TimedLock(conn, "SELECT pg_advisory_xact_lock($1)", {std::to_string(key)}, observer);
+  const auto started = std::chrono::steady_clock::now();
+  const Status locked =
+      conn.ExecPrepared("SELECT pg_advisory_xact_lock($1)", {std::to_string(key)}).status();
+  ReportLockWait(locked, started, observer);
+  return locked;
 }
 
 Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name) {
@@ -82,15 +79,11 @@ std::vector<PgStatement> LockAndHead(int64_t catalog_id, int64_t lock_timeout_ms
 }
 
 // The outcome of LockAndHead: the observer told, the timeout named.
-Status LockOutcome(const Status& done, const std::chrono::steady_clock::time_point& started,
+Status LockOutcome(const Status& done, std::chrono::steady_clock::time_point started,
                    std::string_view catalog_name, int64_t lock_timeout_ms,
                    const CommitLockObserver& observer) {
-  const bool timed_out = !done.ok() && done.error().code == ErrorCode::kCommitQueueTimeout;
-  if (observer && (done.ok() || timed_out)) {
-    observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-             timed_out);
-  }
-  if (timed_out) {
+  ReportLockWait(done, started, observer);
+  if (!done.ok() && done.error().code == ErrorCode::kCommitQueueTimeout) {
     return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
                      "' commit lock not acquired within ", lock_timeout_ms, " ms");
   }
@@ -228,21 +221,20 @@ PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata
        metadata.author, metadata.message, kinds, ids}};
 }
 
+PgStatement CommitScope::HeadUpdate() const {
+  return {"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
+          {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
+           std::to_string(head_.schema_version)}};
+}
+
 Status CommitScope::CommitStaged() {
   if (!staged_) return txn_->Commit();
-  std::vector<PgStatement> head = CommitStatements();
-  head.pop_back();  // PgTransaction adds the COMMIT
-  return txn_->Commit(head);
+  return txn_->Commit({HeadUpdate()});
 }
 
 std::vector<PgStatement> CommitScope::CommitStatements() const {
   std::vector<PgStatement> statements;
-  if (staged_) {
-    statements.push_back(
-        {"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
-         {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
-          std::to_string(head_.schema_version)}});
-  }
+  if (staged_) statements.push_back(HeadUpdate());
   statements.push_back({"COMMIT", {}});
   return statements;
 }

@@ -119,6 +119,8 @@ class CommitScope {
  private:
   CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
   explicit CommitScope(PgConnection* conn) : conn_(conn) {}
+  // Advances the catalog row to the scope's head.
+  PgStatement HeadUpdate() const;
 
   // What a deferred scope sends first.
   struct DeferredBegin {

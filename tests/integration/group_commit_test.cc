@@ -62,6 +62,19 @@ int64_t LockWaits() {
   return at == std::string::npos ? 0 : std::atoll(text.c_str() + at + name.size());
 }
 
+// Every request that wrote got its own snapshot: together, sorted, they are
+// exactly head_before + 1 .. the catalog's head, which is returned.
+int64_t ExpectDenseSnapshots(const std::string& catalog_path, int64_t head_before,
+                             std::vector<int64_t> committed) {
+  const int64_t head = S::Call("GET", catalog_path).json["head_snapshot_id"].GetInt64();
+  std::sort(committed.begin(), committed.end());
+  EXPECT_EQ(head, head_before + static_cast<int64_t>(committed.size()));
+  for (size_t i = 0; i < committed.size(); ++i) {
+    EXPECT_EQ(committed[i], head_before + 1 + static_cast<int64_t>(i));
+  }
+  return head;
+}
+
 TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
   const std::string name = NewCatalog();
   const std::string c = "/v1/catalogs/" + name;
@@ -259,14 +272,7 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
   }
   EXPECT_EQ(wrong.load(), 0);
 
-  // Every request that wrote got its own snapshot; together they are exactly
-  // head_before + 1 .. head.
-  const int64_t head = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
-  std::sort(committed.begin(), committed.end());
-  EXPECT_EQ(head, head_before + static_cast<int64_t>(committed.size()));
-  for (size_t i = 0; i < committed.size(); ++i) {
-    EXPECT_EQ(committed[i], head_before + 1 + static_cast<int64_t>(i));
-  }
+  const int64_t head = ExpectDenseSnapshots(c, head_before, committed);
   std::cout << "[ info ] " << (head - head_before) << " snapshots written in "
             << (LockWaits() - lock_waits_before)
             << " commit-lock acquisitions (batches, refused-only ones included)\n";
@@ -356,12 +362,7 @@ TEST(ConcurrencyTest, GroupCommitSurvivesAStatementFailingMidBatch) {
   pg.Exec("DROP FUNCTION hog_test_reject_boom()");
   EXPECT_EQ(wrong.load(), 0);
 
-  const int64_t head = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
-  std::sort(committed.begin(), committed.end());
-  EXPECT_EQ(head, head_before + static_cast<int64_t>(committed.size()));
-  for (size_t i = 0; i < committed.size(); ++i) {
-    EXPECT_EQ(committed[i], head_before + 1 + static_cast<int64_t>(i));
-  }
+  ExpectDenseSnapshots(c, head_before, committed);
   EXPECT_EQ(S::Call("GET", c + "/namespaces/ns/tables/t").json["file_count"].GetInt64(),
             2 * static_cast<int64_t>(committed.size()));
   ExpectCatalogInvariants(name, {"ns.t"});

@@ -252,16 +252,14 @@ class PendingCommit final : public BatchMember {
     const int64_t snapshot = scope.snapshot_id();
     std::vector<FileBatch> batches;
     for (const ResolvedTable& t : tables_) {
-      batches.push_back({t.table_id, Qualified(*t.group), t.spec_id, &t.group->files});
+      batches.push_back(
+          {t.table_id, Qualified(*t.group), t.spec_id, &t.group->files, t.next_row_id});
       scope.AddChange(ChangeKind::kTableInsertedInto, t.table_id);
     }
-    // File ids come from the catalog's allocator, inside the insert.
-    Result<DataFileInsert> insert =
-        DataFileInsert::Plan(scope.catalog_id(), snapshot, std::nullopt, batches);
-    if (!insert.ok()) {
-      scope.DiscardChanges();
-      return insert.error();
-    }
+    // File and row ids come from the scope's allocators (the runner restores
+    // them, with the changes, when this member is refused).
+    Result<DataFileInsert> insert = DataFileInsert::Plan(scope, batches);
+    if (!insert.ok()) return insert.error();
     std::vector<PgStatement> writes;
     if (!insert->empty()) writes.push_back(insert->statement());
     if (mark_) writes.push_back(*mark_);

@@ -11,11 +11,13 @@ constexpr const char* kHeadColumns =
     "catalog_id, last_snapshot_id, schema_version, earliest_snapshot_id, "
     "(extract(epoch from earliest_snapshot_time) * 1000000)::bigint";
 
-const std::string& HeadByIdQuery() {
+// Under the lock, the head and the file-id allocator (column 5).
+const std::string& LockedHeadQuery() {
   static const std::string query =
-      StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE catalog_id = $1");
+      StrCat("SELECT ", kHeadColumns, ", next_file_id FROM hog_catalog WHERE catalog_id = $1");
   return query;
 }
+constexpr int kNextFileIdColumn = 5;
 
 CatalogHead HeadFromRow(const PgResult& r) {
   CatalogHead head;
@@ -75,7 +77,7 @@ std::vector<PgStatement> LockAndHead(int64_t catalog_id, int64_t lock_timeout_ms
   return {{"SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
            {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
             std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))}},
-          {HeadByIdQuery(), {std::to_string(catalog_id)}}};
+          {LockedHeadQuery(), {std::to_string(catalog_id)}}};
 }
 
 // The outcome of LockAndHead: the observer told, the timeout named.
@@ -106,6 +108,7 @@ Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_
   if (head.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   CommitScope scope(&conn, std::move(*txn));
   scope.head_ = HeadFromRow(head);
+  scope.next_file_id_ = head.GetInt64(0, kNextFileIdColumn);
   return scope;
 }
 
@@ -141,6 +144,7 @@ PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgState
     failed = NotFound("catalog '", begin.catalog_name, "' not found");
   } else if (head_read) {
     head_ = HeadFromRow(outcome.results[prefix - 1]);
+    next_file_id_ = outcome.results[prefix - 1].GetInt64(0, kNextFileIdColumn);
   }
   outcome.results.erase(outcome.results.begin(),
                         outcome.results.begin() + static_cast<std::ptrdiff_t>(prefix));
@@ -159,12 +163,27 @@ Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t cou
       allocator != "next_file_id" && allocator != "next_view_id") {
     return Internal("unknown id allocator ", allocator);
   }
+  if (allocator == "next_file_id") {
+    const int64_t first = next_file_id_;
+    next_file_id_ += count;
+    file_ids_taken_ = true;
+    return first;
+  }
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult r,
       conn_->ExecPrepared(StrCat("UPDATE hog_catalog SET ", allocator, " = ", allocator,
                                  " + $2 WHERE catalog_id = $1 RETURNING ", allocator, " - $2"),
                           {std::to_string(head_.catalog_id), std::to_string(count)}));
   return r.GetInt64(0, 0);
+}
+
+int64_t CommitScope::ReserveRows(int64_t table_id, int64_t next_row_id, int64_t rows,
+                                 int64_t bytes) {
+  auto [it, first_seen] = tallies_.try_emplace(table_id, TableTally{next_row_id, next_row_id, 0});
+  const int64_t first = it->second.next_row_id;
+  it->second.next_row_id += rows;
+  it->second.bytes += bytes;
+  return first;
 }
 
 void CommitScope::AddChange(ChangeKind kind, int64_t object_id) {
@@ -221,20 +240,37 @@ PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata
        metadata.author, metadata.message, kinds, ids}};
 }
 
-PgStatement CommitScope::HeadUpdate() const {
-  return {"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3 WHERE catalog_id = $1",
-          {std::to_string(head_.catalog_id), std::to_string(head_.head_snapshot_id),
-           std::to_string(head_.schema_version)}};
+std::vector<PgStatement> CommitScope::Flushes() const {
+  std::vector<PgStatement> statements;
+  const std::string catalog = std::to_string(head_.catalog_id);
+  if (staged_ || file_ids_taken_) {
+    statements.push_back(
+        {"UPDATE hog_catalog SET last_snapshot_id = $2, schema_version = $3, next_file_id = $4 "
+         "WHERE catalog_id = $1",
+         {catalog, std::to_string(head_.head_snapshot_id), std::to_string(head_.schema_version),
+          std::to_string(next_file_id_)}});
+  }
+  if (!tallies_.empty()) {
+    std::vector<int64_t> tables, rows, bytes;
+    for (const auto& [table, tally] : tallies_) {
+      tables.push_back(table);
+      rows.push_back(tally.next_row_id - tally.first_row_id);
+      bytes.push_back(tally.bytes);
+    }
+    statements.push_back(
+        {"UPDATE hog_table_stats s SET record_count = s.record_count + u.r, "
+         "file_size_bytes = s.file_size_bytes + u.b, next_row_id = s.next_row_id + u.r "
+         "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(t, r, b) "
+         "WHERE s.catalog_id = $1 AND s.table_id = u.t",
+         {catalog, PgIntArray(tables), PgIntArray(rows), PgIntArray(bytes)}});
+  }
+  return statements;
 }
 
-Status CommitScope::CommitStaged() {
-  if (!staged_) return txn_->Commit();
-  return txn_->Commit({HeadUpdate()});
-}
+Status CommitScope::CommitStaged() { return txn_->Commit(Flushes()); }
 
 std::vector<PgStatement> CommitScope::CommitStatements() const {
-  std::vector<PgStatement> statements;
-  if (staged_) statements.push_back(HeadUpdate());
+  std::vector<PgStatement> statements = Flushes();
   statements.push_back({"COMMIT", {}});
   return statements;
 }
@@ -242,6 +278,9 @@ std::vector<PgStatement> CommitScope::CommitStatements() const {
 void CommitScope::Restore(const Position& at) {
   head_ = at.head;
   staged_ = at.staged;
+  next_file_id_ = at.next_file_id;
+  file_ids_taken_ = at.file_ids_taken;
+  tallies_ = at.tallies;
   changes_.clear();
 }
 

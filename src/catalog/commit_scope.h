@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,13 +78,23 @@ class CommitScope {
 
   // Reserves `count` consecutive ids from one of the catalog's allocators
   // ("next_namespace_id", "next_table_id", "next_file_id", "next_view_id");
-  // returns the first.
+  // returns the first. File ids are handed out in memory from the value read
+  // with the head (under the lock) and written back when the scope commits,
+  // so the many file-publishing mutations of a batch do not each update the
+  // catalog row.
   Result<int64_t> AllocateIds(std::string_view allocator, int64_t count);
+  // Reserves `rows` row ids of table `table_id` and adds `rows` and `bytes`
+  // to its running totals (hog_table_stats), in memory until the scope
+  // commits. `next_row_id` is the table's allocator as read inside this
+  // transaction; it is used the first time the scope sees the table (later
+  // reservations continue from the earlier ones). Returns the first row id.
+  // The caller has checked that the range does not overflow.
+  int64_t ReserveRows(int64_t table_id, int64_t next_row_id, int64_t rows, int64_t bytes);
   void AddChange(ChangeKind kind, int64_t object_id);
 
   // Commits the transaction without writing a snapshot (maintenance work
   // that needs the lock but is not a catalog change).
-  Status CommitWithoutSnapshot() { return txn_->Commit(); }
+  Status CommitWithoutSnapshot() { return txn_->Commit(Flushes()); }
 
   // Writes the snapshot and commits. `ddl` bumps the schema version.
   Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
@@ -105,22 +116,33 @@ class CommitScope {
   std::vector<PgStatement> CommitStatements() const;
   void Committed() { txn_->Committed(); }
   bool staged() const { return staged_; }
-  void DiscardChanges() { changes_.clear(); }
 
-  // Where the scope's head stands, to go back to after rolling back to a
-  // savepoint taken there: Restore() also forgets recorded changes.
+  // One table's reservations (ReserveRows) since the scope began.
+  struct TableTally {
+    int64_t first_row_id = 0;  // the allocator as read
+    int64_t next_row_id = 0;
+    int64_t bytes = 0;
+  };
+
+  // Where the scope's head and in-memory allocators stand, to go back to
+  // after rolling back to a savepoint taken there: Restore() also forgets
+  // recorded changes.
   struct Position {
     CatalogHead head;
     bool staged = false;
+    int64_t next_file_id = 0;
+    bool file_ids_taken = false;
+    std::map<int64_t, TableTally> tallies;
   };
-  Position position() const { return {head_, staged_}; }
+  Position position() const { return {head_, staged_, next_file_id_, file_ids_taken_, tallies_}; }
   void Restore(const Position& at);
 
  private:
   CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
   explicit CommitScope(PgConnection* conn) : conn_(conn) {}
-  // Advances the catalog row to the scope's head.
-  PgStatement HeadUpdate() const;
+  // Advances the catalog row to the scope's head and writes the in-memory
+  // allocators back; empty when there is nothing to write.
+  std::vector<PgStatement> Flushes() const;
 
   // What a deferred scope sends first.
   struct DeferredBegin {
@@ -133,7 +155,10 @@ class CommitScope {
   std::optional<PgTransaction> txn_;       // absent until a deferred scope began
   std::optional<DeferredBegin> deferred_;  // not sent yet
   CatalogHead head_;
-  bool staged_ = false;  // a snapshot was staged since Begin
+  bool staged_ = false;          // a snapshot was staged since Begin
+  int64_t next_file_id_ = 0;     // read with the head
+  bool file_ids_taken_ = false;  // next_file_id_ moved since then
+  std::map<int64_t, TableTally> tallies_;
   std::vector<std::pair<ChangeKind, int64_t>> changes_;
 };
 

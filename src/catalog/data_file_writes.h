@@ -1,9 +1,8 @@
 // Writing registered data files (internal to src/catalog), shared by every
 // door that publishes files in a snapshot (commit, table-creation publish):
-// data-file rows, their column stats and partition values, and the tables'
-// running totals and row-id allocators. Runs on the caller's connection,
-// inside its CommitScope; the files must already be validated and their
-// stats sanitized (file_registration.h).
+// data-file rows, their column stats and partition values, with ids from
+// the caller's CommitScope, inside it. The files must already be validated
+// and their stats sanitized (file_registration.h).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "catalog/commit_request.h"
+#include "catalog/commit_scope.h"
 #include "catalog/pg_connection.h"
 
 namespace hoglake::catalog {
@@ -22,22 +22,21 @@ struct FileBatch {
   std::string qualified_name;      // "ns.t", for errors
   std::optional<int64_t> spec_id;  // the table's live partition spec
   const std::vector<FileRegistration>* files = nullptr;
+  int64_t next_row_id = 0;  // the table's row-id allocator as read in this transaction
 };
 
-// The one statement that inserts every batch's files at `snapshot` with ids
-// from `first_file_id` on (in batch order), row ids continuing each table's
-// next_row_id, and advances the tables' totals. Without `first_file_id` the
-// ids are allocated from the catalog's next_file_id in the same statement (as
-// CommitScope::AllocateIds would). Built by Plan() for the caller to send
-// (alone or in a pipeline). The caller has checked that each table's row ids
-// have room for the rows added: a statement that would overflow a table's
-// allocator fails (bigint out of range) and writes nothing.
+// The one statement that inserts every batch's files at the scope's
+// snapshot, with file ids from the scope's allocator (in batch order) and
+// row ids reserved from each table's (CommitScope::ReserveRows, which also
+// carries the tables' totals until the scope commits). Built by Plan() for
+// the caller to send (alone or in a pipeline); Plan() reserves the ids, so a
+// caller that does not send the statement restores the scope's position.
+// The caller has checked that each table's row ids have room for the rows
+// added.
 class DataFileInsert {
  public:
-  // kValidation when a table's added rows overflow int64.
-  static Result<DataFileInsert> Plan(int64_t catalog_id, int64_t snapshot,
-                                     std::optional<int64_t> first_file_id,
-                                     const std::vector<FileBatch>& batches);
+  // kValidation when a table's added rows overflow int64 (nothing reserved).
+  static Result<DataFileInsert> Plan(CommitScope& scope, const std::vector<FileBatch>& batches);
 
   bool empty() const { return statement_.sql.empty(); }  // nothing to write
   const PgStatement& statement() const { return statement_; }
@@ -47,7 +46,6 @@ class DataFileInsert {
 };
 
 // Plan and send in one call: one round trip.
-Status InsertDataFiles(PgConnection& conn, int64_t catalog_id, int64_t snapshot,
-                       std::optional<int64_t> first_file_id, const std::vector<FileBatch>& batches);
+Status InsertDataFiles(CommitScope& scope, const std::vector<FileBatch>& batches);
 
 }  // namespace hoglake::catalog

@@ -215,13 +215,12 @@ Result<TableCreation> CatalogService::PublishTableCreation(std::string_view cata
                  {std::to_string(catalog_id), table_key}));
   scope.AddChange(ChangeKind::kTableCreated, table_id);
   if (!files.empty()) {
-    HOGLAKE_ASSIGN_OR_RETURN(int64_t first_file_id,
-                             scope.AllocateIds("next_file_id", static_cast<int64_t>(files.size())));
     const std::optional<int64_t> spec_id =
         table.partition_spec ? std::optional<int64_t>(table.partition_spec->spec_id) : std::nullopt;
     const std::string qualified = definition.namespace_name + "." + definition.name;
-    HOGLAKE_RETURN_IF_ERROR(InsertDataFiles(*conn, catalog_id, snapshot, first_file_id,
-                                            {FileBatch{table_id, qualified, spec_id, &files}}));
+    // A new table: its row ids start at 0.
+    HOGLAKE_RETURN_IF_ERROR(
+        InsertDataFiles(scope, {FileBatch{table_id, qualified, spec_id, &files, 0}}));
     scope.AddChange(ChangeKind::kTableInsertedInto, table_id);
   }
   const int64_t schema_version = scope.head().schema_version + 1;

@@ -144,7 +144,7 @@ Result<CommitResult> CatalogService::TruncateTable(const TableRef& ref,
   // Totals restart from zero; the row-id allocator (next_row_id) is kept so
   // row ids are never reused within the incarnation.
   HOGLAKE_RETURN_IF_ERROR(
-      conn->Exec("UPDATE hog_table_stats SET record_count = 0, file_size_bytes = 0 "
+      conn->Exec("UPDATE hog_table_stats SET file_count = 0, record_count = 0, file_size_bytes = 0 "
                  "WHERE catalog_id = $1 AND table_id = $2 AND $3::bigint IS NOT NULL",
                  key));
   scope.AddChange(ChangeKind::kTableAltered, live.table_id);

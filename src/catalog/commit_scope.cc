@@ -177,11 +177,12 @@ Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t cou
   return r.GetInt64(0, 0);
 }
 
-int64_t CommitScope::ReserveRows(int64_t table_id, int64_t next_row_id, int64_t rows,
+int64_t CommitScope::ReserveRows(int64_t table_id, int64_t next_row_id, int64_t files, int64_t rows,
                                  int64_t bytes) {
-  auto [it, first_seen] = tallies_.try_emplace(table_id, TableTally{next_row_id, next_row_id, 0});
+  auto [it, first_seen] = tallies_.try_emplace(table_id, TableTally{next_row_id, next_row_id});
   const int64_t first = it->second.next_row_id;
   it->second.next_row_id += rows;
+  it->second.files += files;
   it->second.bytes += bytes;
   return first;
 }
@@ -251,18 +252,20 @@ std::vector<PgStatement> CommitScope::Flushes() const {
           std::to_string(next_file_id_)}});
   }
   if (!tallies_.empty()) {
-    std::vector<int64_t> tables, rows, bytes;
+    std::vector<int64_t> tables, files, rows, bytes;
     for (const auto& [table, tally] : tallies_) {
       tables.push_back(table);
+      files.push_back(tally.files);
       rows.push_back(tally.next_row_id - tally.first_row_id);
       bytes.push_back(tally.bytes);
     }
     statements.push_back(
-        {"UPDATE hog_table_stats s SET record_count = s.record_count + u.r, "
-         "file_size_bytes = s.file_size_bytes + u.b, next_row_id = s.next_row_id + u.r "
-         "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[]) AS u(t, r, b) "
+        {"UPDATE hog_table_stats s SET file_count = s.file_count + u.f, "
+         "record_count = s.record_count + u.r, file_size_bytes = s.file_size_bytes + u.b, "
+         "next_row_id = s.next_row_id + u.r "
+         "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS u(t, f, r, b) "
          "WHERE s.catalog_id = $1 AND s.table_id = u.t",
-         {catalog, PgIntArray(tables), PgIntArray(rows), PgIntArray(bytes)}});
+         {catalog, PgIntArray(tables), PgIntArray(files), PgIntArray(rows), PgIntArray(bytes)}});
   }
   return statements;
 }

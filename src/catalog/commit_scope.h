@@ -83,13 +83,14 @@ class CommitScope {
   // so the many file-publishing mutations of a batch do not each update the
   // catalog row.
   Result<int64_t> AllocateIds(std::string_view allocator, int64_t count);
-  // Reserves `rows` row ids of table `table_id` and adds `rows` and `bytes`
-  // to its running totals (hog_table_stats), in memory until the scope
+  // Reserves `rows` row ids of table `table_id` and adds `files`, `rows` and
+  // `bytes` to its live totals (hog_table_stats), in memory until the scope
   // commits. `next_row_id` is the table's allocator as read inside this
   // transaction; it is used the first time the scope sees the table (later
   // reservations continue from the earlier ones). Returns the first row id.
   // The caller has checked that the range does not overflow.
-  int64_t ReserveRows(int64_t table_id, int64_t next_row_id, int64_t rows, int64_t bytes);
+  int64_t ReserveRows(int64_t table_id, int64_t next_row_id, int64_t files, int64_t rows,
+                      int64_t bytes);
   void AddChange(ChangeKind kind, int64_t object_id);
 
   // Commits the transaction without writing a snapshot (maintenance work
@@ -121,6 +122,7 @@ class CommitScope {
   struct TableTally {
     int64_t first_row_id = 0;  // the allocator as read
     int64_t next_row_id = 0;
+    int64_t files = 0;
     int64_t bytes = 0;
   };
 

@@ -40,7 +40,7 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
   DataFileInsert out;
   // Per table (in first-seen order): rows and bytes added.
   std::vector<const FileBatch*> tables;
-  std::vector<int64_t> added_rows, added_bytes;
+  std::vector<int64_t> added_files, added_rows, added_bytes;
   std::map<int64_t, size_t> slot;
   int64_t file_count = 0;
   for (const FileBatch& batch : batches) {
@@ -48,6 +48,7 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
     auto [it, inserted] = slot.emplace(batch.table_id, tables.size());
     if (inserted) {
       tables.push_back(&batch);
+      added_files.push_back(0);
       added_rows.push_back(0);
       added_bytes.push_back(0);
     }
@@ -55,6 +56,7 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
       if (added_rows[it->second] > INT64_MAX - f.record_count) {
         return Validation("row ids of ", batch.qualified_name, " would overflow");
       }
+      ++added_files[it->second];
       added_rows[it->second] += f.record_count;
       added_bytes[it->second] += f.file_size_bytes;
       ++file_count;
@@ -65,8 +67,8 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
   // Each table's new row-id range is handed out in batch and file order.
   std::vector<int64_t> next_row(tables.size());
   for (size_t k = 0; k < tables.size(); ++k) {
-    next_row[k] = scope.ReserveRows(tables[k]->table_id, tables[k]->next_row_id, added_rows[k],
-                                    added_bytes[k]);
+    next_row[k] = scope.ReserveRows(tables[k]->table_id, tables[k]->next_row_id, added_files[k],
+                                    added_rows[k], added_bytes[k]);
   }
   HOGLAKE_ASSIGN_OR_RETURN(const int64_t first_file_id,
                            scope.AllocateIds("next_file_id", file_count));

@@ -3,8 +3,10 @@
 // ages, the removal queue, live data totals, deferred-stats backlog,
 // consumer lag, dropped tables still holding file rows, and each
 // maintenance task's last run. Read-only; a handful of aggregate queries
-// over all catalogs (no per-catalog round trips); live totals exclude
-// dropped tables.
+// over all catalogs (no per-catalog round trips), none of which reads every
+// live file: live totals come from the tables' running totals
+// (hog_table_stats), the flagged-file counts from partial indexes. Live
+// totals exclude dropped tables.
 #pragma once
 
 #include <optional>

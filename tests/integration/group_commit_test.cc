@@ -291,6 +291,7 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
                    " AND path LIKE '%/bad-%'"),
             0);
   ExpectNoOrphanFileChildren(pg, name);
+  ExpectLiveTotalsKept(pg, name);
   EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_commit_receipt WHERE catalog_id = " + catalog_id +
                    " AND idempotency_key::text LIKE '00000000-0000-4000-a000-%'"),
             0);
@@ -367,6 +368,7 @@ TEST(ConcurrencyTest, GroupCommitSurvivesAStatementFailingMidBatch) {
             2 * static_cast<int64_t>(committed.size()));
   ExpectCatalogInvariants(name, {"ns.t"});
   ExpectNoOrphanFileChildren(pg, name);
+  ExpectLiveTotalsKept(pg, name);
   const std::string catalog_id = "(SELECT catalog_id FROM hog_catalog WHERE name = '" + name + "')";
   EXPECT_EQ(pg.Int("SELECT count(*) FROM hog_data_file WHERE catalog_id = " + catalog_id +
                    " AND path LIKE '%/boom-%'"),

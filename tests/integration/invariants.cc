@@ -84,6 +84,20 @@ void ExpectRowIdRangesDisjoint(PgSession& pg, const std::string& catalog) {
   for (const std::string& row : bad) ADD_FAILURE() << catalog << ": row ids overlap: " << row;
 }
 
+void ExpectLiveTotalsKept(PgSession& pg, const std::string& catalog) {
+  const std::vector<std::string> bad = pg.Column(
+      "SELECT s.table_id || ': kept ' || s.file_count || '/' || s.record_count || '/' || "
+      "s.file_size_bytes || ', live files ' || coalesce(f.n, 0) || '/' || coalesce(f.r, 0) || "
+      "'/' || coalesce(f.b, 0) FROM hog_table_stats s JOIN hog_table t USING (catalog_id, "
+      "table_id) LEFT JOIN (SELECT catalog_id, table_id, count(*) AS n, sum(record_count) AS r, "
+      "sum(file_size_bytes) AS b FROM hog_data_file WHERE end_snapshot IS NULL GROUP BY "
+      "catalog_id, table_id) f USING (catalog_id, table_id) WHERE s.catalog_id = " +
+      CatalogIdSql(catalog) +
+      " AND t.dropped_snapshot IS NULL AND (s.file_count, s.record_count, s.file_size_bytes) "
+      "IS DISTINCT FROM (coalesce(f.n, 0), coalesce(f.r, 0), coalesce(f.b, 0))");
+  for (const std::string& row : bad) ADD_FAILURE() << catalog << ": totals drifted: table " << row;
+}
+
 void ExpectFileRowObjectsExist(PgSession& pg, const std::string& catalog,
                                const std::function<bool(const std::string&)>& exists) {
   for (const std::string& path : pg.Column("SELECT DISTINCT path FROM hog_data_file WHERE "

@@ -37,6 +37,10 @@ void ExpectFileRowObjectsExist(PgSession& pg, const std::string& catalog,
 void ExpectRemovalBookkeeping(PgSession& pg, const std::string& catalog,
                               const std::set<std::string>& registered);
 
+// Every live table's running totals (hog_table_stats: files, rows, bytes)
+// equal the sums over its live file rows.
+void ExpectLiveTotalsKept(PgSession& pg, const std::string& catalog);
+
 // No column-stats or partition-value row outlives its data-file row (file-row
 // deletes remove them explicitly: V11 dropped the cascades).
 void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog);

@@ -138,6 +138,7 @@ class CrashLake {
   void ExpectNoLostReference(const std::vector<std::string>& tiled) {
     ExpectCatalogInvariantsAt(server_.base_url(), kCatalog, tiled);
     ExpectRowIdRangesDisjoint(*pg_, kCatalog);
+    ExpectLiveTotalsKept(*pg_, kCatalog);
     ExpectFileRowObjectsExist(*pg_, kCatalog, LocalObjectExists);
     ExpectRemovalBookkeeping(*pg_, kCatalog, registered_);
     EXPECT_EQ(pg_->Int("SELECT count(*) FROM (SELECT path FROM hog_file_removal GROUP BY path "

@@ -337,6 +337,7 @@ TEST(MaintenanceRandomTest, InterleavedWritesAndMaintenanceNeverLoseAReferencedO
     }
     ExpectCatalogInvariantsAt(server.base_url(), kCatalog, tiled);
     ExpectRowIdRangesDisjoint(pg, kCatalog);
+    ExpectLiveTotalsKept(pg, kCatalog);
     ExpectFileRowObjectsExist(pg, kCatalog, LocalObjectExists);
     std::lock_guard lock(ledger.mutex);
     ExpectRemovalBookkeeping(pg, kCatalog, ledger.registered);

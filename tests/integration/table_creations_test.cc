@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "invariants.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -254,6 +255,8 @@ TEST(TableCreationTest, PublishCreatesTableAndFilesInOneSnapshot) {
   EXPECT_EQ(listed.json[1]["row_id_start"].GetInt64(), 10);
   EXPECT_STREQ(listed.json[1]["stats_state"].GetString(), "provided");
   EXPECT_EQ(listed.json[1]["begin_snapshot"].GetInt64(), head + 1);
+  PgSession pg(TestPgConninfo("hoglake"));
+  ExpectLiveTotalsKept(pg, lake.catalog.substr(std::string("/v1/catalogs/").size()));
 
   // Replay: the same list returns the stored receipt; another list is 409.
   ApiResponse replay = Publish(lake, OpId(1), files);

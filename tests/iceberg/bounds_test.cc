@@ -301,6 +301,8 @@ TEST(BoundsTest, DecodedBoundJson) {
   EXPECT_EQ(json(T::kBinary, "0001ff"), "\"AAH/\"");
   EXPECT_EQ(json(T::kVariant, "00"), "null");
   EXPECT_EQ(json(T::kString, "ff"), "null");
+  EXPECT_EQ(json(T::kUuid, "00"), "null");
+  EXPECT_EQ(json(T::kBinary, ""), "\"\"");
 }
 
 }  // namespace

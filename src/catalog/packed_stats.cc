@@ -1,6 +1,7 @@
 #include "catalog/packed_stats.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace hoglake::catalog {
 namespace {
@@ -23,6 +24,23 @@ uint64_t GetBigEndian(const char* p, int bytes) {
   uint64_t value = 0;
   for (int i = 0; i < bytes; ++i) value = (value << 8) | static_cast<unsigned char>(p[i]);
   return value;
+}
+
+// Fixed-width big-endian loads (the reader's hot path).
+uint64_t Load64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+uint32_t Load32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+uint16_t Load16(const char* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return __builtin_bswap16(v);
 }
 
 void PutBytes(std::string* out, std::string_view bytes) {
@@ -113,40 +131,36 @@ bool PackedStatsReader::Fail(std::string_view what) {
 
 bool PackedStatsReader::Next(PackedStat* out) {
   if (rest_.empty()) return false;
-  auto take = [&](int bytes, uint64_t* value) {
-    if (rest_.size() < static_cast<size_t>(bytes)) return false;
-    *value = GetBigEndian(rest_.data(), bytes);
-    rest_.remove_prefix(bytes);
+  // field id (4), flags (2), value count (8), null count (8).
+  constexpr size_t kFixed = 22;
+  if (rest_.size() < kFixed) return Fail("truncated entry");
+  const char* p = rest_.data();
+  const uint16_t flags = Load16(p + 4);
+  if (flags & ~uint16_t{kKnownFlags}) return Fail(StrCat("unknown flags ", flags));
+  out->field_id = static_cast<int32_t>(Load32(p));
+  out->value_count = static_cast<int64_t>(Load64(p + 6));
+  out->null_count = static_cast<int64_t>(Load64(p + 14));
+  rest_.remove_prefix(kFixed);
+  const auto take64 = [&](std::optional<int64_t>* value) {
+    if (rest_.size() < 8) return false;
+    *value = static_cast<int64_t>(Load64(rest_.data()));
+    rest_.remove_prefix(8);
     return true;
   };
-  auto take_bytes = [&](std::optional<std::string_view>* bytes) {
-    uint64_t length = 0;
-    if (!take(4, &length) || rest_.size() < length) return false;
-    *bytes = rest_.substr(0, length);
-    rest_.remove_prefix(length);
+  const auto take_bytes = [&](std::optional<std::string_view>* bytes) {
+    if (rest_.size() < 4) return false;
+    const uint32_t length = Load32(rest_.data());
+    if (rest_.size() - 4 < length) return false;
+    *bytes = rest_.substr(4, length);
+    rest_.remove_prefix(4 + size_t{length});
     return true;
   };
-  uint64_t field_id = 0, flags = 0, value_count = 0, null_count = 0;
-  if (!take(4, &field_id) || !take(2, &flags) || !take(8, &value_count) || !take(8, &null_count)) {
-    return Fail("truncated entry");
-  }
-  if (flags & ~uint64_t{kKnownFlags}) return Fail(StrCat("unknown flags ", flags));
-  out->field_id = static_cast<int32_t>(static_cast<uint32_t>(field_id));
-  out->value_count = static_cast<int64_t>(value_count);
-  out->null_count = static_cast<int64_t>(null_count);
   out->nan_count.reset();
   out->size_bytes.reset();
   out->lower_bound.reset();
   out->upper_bound.reset();
-  uint64_t value = 0;
-  if (flags & kHasNanCount) {
-    if (!take(8, &value)) return Fail("truncated nan_count");
-    out->nan_count = static_cast<int64_t>(value);
-  }
-  if (flags & kHasSizeBytes) {
-    if (!take(8, &value)) return Fail("truncated size_bytes");
-    out->size_bytes = static_cast<int64_t>(value);
-  }
+  if ((flags & kHasNanCount) && !take64(&out->nan_count)) return Fail("truncated nan_count");
+  if ((flags & kHasSizeBytes) && !take64(&out->size_bytes)) return Fail("truncated size_bytes");
   if ((flags & kHasLower) && !take_bytes(&out->lower_bound)) return Fail("truncated lower_bound");
   if ((flags & kHasUpper) && !take_bytes(&out->upper_bound)) return Fail("truncated upper_bound");
   return true;

@@ -270,7 +270,7 @@ std::vector<PgStatement> CommitScope::Flushes() const {
   return statements;
 }
 
-Status CommitScope::CommitStaged() { return txn_->Commit(Flushes()); }
+Status CommitScope::CommitStaged() { return CommitWith(Flushes()); }
 
 std::vector<PgStatement> CommitScope::CommitStatements() const {
   std::vector<PgStatement> statements = Flushes();

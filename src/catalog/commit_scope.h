@@ -4,10 +4,12 @@
 // the catalog's commit lock (a transaction-scoped advisory lock, so commits
 // to one catalog serialize and commits to different catalogs do not) and
 // reads the head. The mutation then writes its rows, using snapshot_id() as
-// its new snapshot and AllocateIds() for per-catalog ids, and records what it
-// changed with AddChange(). Finish() stamps the snapshot (clock_timestamp()
-// under the lock, so snapshot_time is monotone with id), writes the change
-// rows, advances the head (and the schema version for DDL) and commits.
+// its new snapshot, AllocateIds() for per-catalog ids and ReserveRows() for
+// a table's row ids, and records what it changed with AddChange(). Finish()
+// stamps the snapshot (clock_timestamp() under the lock, so snapshot_time is
+// monotone with id), writes the change rows, advances the head (and the
+// schema version for DDL), writes back the allocators kept in memory and
+// commits.
 // Destroying an unfinished scope rolls everything back: a refused request
 // writes nothing.
 //
@@ -95,7 +97,7 @@ class CommitScope {
 
   // Commits the transaction without writing a snapshot (maintenance work
   // that needs the lock but is not a catalog change).
-  Status CommitWithoutSnapshot() { return txn_->Commit(Flushes()); }
+  Status CommitWithoutSnapshot() { return CommitWith(Flushes()); }
 
   // Writes the snapshot and commits. `ddl` bumps the schema version.
   Result<CommitResult> Finish(bool ddl, const CommitMetadata& metadata = {});
@@ -145,6 +147,10 @@ class CommitScope {
   // Advances the catalog row to the scope's head and writes the in-memory
   // allocators back; empty when there is nothing to write.
   std::vector<PgStatement> Flushes() const;
+  // COMMIT after `statements` (in one round trip), or alone.
+  Status CommitWith(const std::vector<PgStatement>& statements) {
+    return statements.empty() ? txn_->Commit() : txn_->Commit(statements);
+  }
 
   // What a deferred scope sends first.
   struct DeferredBegin {

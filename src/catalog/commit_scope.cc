@@ -31,12 +31,14 @@ CatalogHead HeadFromRow(const PgResult& r) {
 
 // Tells `observer` how long a commit-lock wait begun at `started` took, when
 // it ended (`done`) granted or timed out (other failures are not waits).
+// `granted`: when the lock was known granted, if not now.
 void ReportLockWait(const Status& done, std::chrono::steady_clock::time_point started,
-                    const CommitLockObserver& observer) {
+                    const CommitLockObserver& observer,
+                    std::optional<std::chrono::steady_clock::time_point> granted = std::nullopt) {
   const bool timed_out = !done.ok() && done.error().code == ErrorCode::kCommitQueueTimeout;
   if (observer && (done.ok() || timed_out)) {
-    observer(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-             timed_out);
+    const auto ended = granted.value_or(std::chrono::steady_clock::now());
+    observer(std::chrono::duration<double>(ended - started).count(), timed_out);
   }
 }
 
@@ -82,9 +84,10 @@ std::vector<PgStatement> LockAndHead(int64_t catalog_id, int64_t lock_timeout_ms
 
 // The outcome of LockAndHead: the observer told, the timeout named.
 Status LockOutcome(const Status& done, std::chrono::steady_clock::time_point started,
+                   std::optional<std::chrono::steady_clock::time_point> granted,
                    std::string_view catalog_name, int64_t lock_timeout_ms,
                    const CommitLockObserver& observer) {
-  ReportLockWait(done, started, observer);
+  ReportLockWait(done, started, observer, done.ok() ? granted : std::nullopt);
   if (!done.ok() && done.error().code == ErrorCode::kCommitQueueTimeout) {
     return MakeError(ErrorCode::kCommitQueueTimeout, "catalog '", catalog_name,
                      "' commit lock not acquired within ", lock_timeout_ms, " ms");
@@ -103,7 +106,7 @@ Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_
   Result<PgTransaction> txn =
       PgTransaction::Begin(conn, LockAndHead(catalog_id, lock_timeout_ms), &results);
   HOGLAKE_RETURN_IF_ERROR(
-      LockOutcome(txn.status(), started, catalog_name, lock_timeout_ms, observer));
+      LockOutcome(txn.status(), started, std::nullopt, catalog_name, lock_timeout_ms, observer));
   const PgResult& head = results[1];
   if (head.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   CommitScope scope(&conn, std::move(*txn));
@@ -132,10 +135,14 @@ PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgState
   all.insert(all.end(), statements.begin(), statements.end());
   txn_.emplace(PgTransaction::Begun(*conn_));  // rolled back unless committed
   const auto started = std::chrono::steady_clock::now();
-  PgConnection::PipelineOutcome outcome = conn_->RunPipeline(all);
+  // The lock statement's result is flushed as soon as the lock is granted,
+  // so the wait reported is the lock's, not the whole pipeline's.
+  constexpr size_t kLockIndex = 1;
+  PgConnection::PipelineOutcome outcome = conn_->RunPipeline(all, kLockIndex);
   const bool in_prefix = outcome.error && outcome.failed_index < prefix;
   const Status locked = LockOutcome(in_prefix ? Status(*outcome.error) : Status::Ok(), started,
-                                    begin.catalog_name, begin.lock_timeout_ms, begin.observer);
+                                    outcome.flushed_result_at, begin.catalog_name,
+                                    begin.lock_timeout_ms, begin.observer);
   const bool head_read = !outcome.error || outcome.failed_index >= prefix;
   std::optional<Error> failed;
   if (!locked.ok()) {

@@ -153,8 +153,8 @@ Result<std::vector<PgResult>> PgConnection::ExecPipeline(
   return std::move(outcome.results);
 }
 
-PgConnection::PipelineOutcome PgConnection::RunPipeline(
-    const std::vector<PgStatement>& statements) {
+PgConnection::PipelineOutcome PgConnection::RunPipeline(const std::vector<PgStatement>& statements,
+                                                        std::optional<size_t> flush_after) {
   PipelineOutcome outcome;
   outcome.results.resize(statements.size());
   outcome.failed_index = statements.size();
@@ -212,6 +212,9 @@ PgConnection::PipelineOutcome PgConnection::RunPipeline(
     sending = PQsendQueryPrepared(conn, name.c_str(), static_cast<int>(s.params.size()),
                                   values.data(), nullptr, nullptr, 0) == 1;
     if (sending) sent.push_back({i, false, name});
+    // Ask for this statement's results now, and send what is buffered so
+    // PostgreSQL starts on it while the rest is built.
+    if (sending && flush_after == i) sending = PQsendFlushRequest(conn) == 1 && PQflush(conn) == 0;
   }
   if (!sending || PQpipelineSync(conn) != 1) {
     // Without the sync the results cannot be read to a known end.
@@ -245,6 +248,7 @@ PgConnection::PipelineOutcome PgConnection::RunPipeline(
       }
       continue;
     }
+    if (flush_after == s.index) outcome.flushed_result_at = std::chrono::steady_clock::now();
     results[s.index] = std::move(owned);
   }
   pg_result* sync = PQgetResult(conn);

@@ -12,6 +12,7 @@
 // and should be discarded.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -98,8 +99,16 @@ class PgConnection {
     std::vector<PgResult> results;  // one per statement; those after a failure are empty
     std::optional<Error> error;     // the first failure
     size_t failed_index = 0;        // its statement (statements.size(): not one statement's)
+    // When statement `flush_after`'s result reached this process (unset
+    // without one, or when the pipeline failed at or before it).
+    std::optional<std::chrono::steady_clock::time_point> flushed_result_at;
   };
-  PipelineOutcome RunPipeline(const std::vector<PgStatement>& statements);
+  // `flush_after`: PostgreSQL is asked to send the results up to that
+  // statement as soon as it has run it, rather than with the rest at the
+  // end, and the outcome tells when they arrived (the time a lock was
+  // granted, say).
+  PipelineOutcome RunPipeline(const std::vector<PgStatement>& statements,
+                              std::optional<size_t> flush_after = std::nullopt);
   // Runs a script of several statements without parameters.
   Status ExecScript(std::string_view sql);
   // One statement in flight, so the caller can work while PostgreSQL runs

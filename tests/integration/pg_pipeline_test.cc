@@ -3,6 +3,7 @@
 // with its index and everything after it skipped, an implicit transaction
 // that is all or nothing, the prepared-statement cache kept right across a
 // failed Parse, and a failed statement before COMMIT committing nothing.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,30 @@ TEST(PgPipelineTest, FirstFailureIsReportedAndTheRestIsSkipped) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kAlreadyExists);
   EXPECT_EQ(Count(conn, table), 1);
+}
+
+// flush_after: the results up to that statement arrive as soon as it ran,
+// not with the rest at the end (how a commit times its lock wait apart from
+// the reads after it). The sleep after the flushed statement bounds from
+// below how much earlier they arrive, however slow the machine.
+TEST(PgPipelineTest, FlushAfterDeliversEarlierResultsFirst) {
+  PgConnection conn = Open();
+  const std::vector<PgStatement> statements = {{"SELECT $1::int", {"7"}},
+                                               {"SELECT pg_sleep($1::float8)", {"0.3"}}};
+  PgConnection::PipelineOutcome flushed = conn.RunPipeline(statements, 0);
+  const auto ended = std::chrono::steady_clock::now();
+  ASSERT_FALSE(flushed.error.has_value()) << flushed.error->message;
+  EXPECT_EQ(flushed.results[0].GetInt64(0, 0), 7);
+  ASSERT_TRUE(flushed.flushed_result_at.has_value());
+  EXPECT_GE(std::chrono::duration<double>(ended - *flushed.flushed_result_at).count(), 0.25);
+  // Without it nothing is timed; a failure at or before the flushed
+  // statement leaves no time either.
+  EXPECT_FALSE(conn.RunPipeline(statements).flushed_result_at.has_value());
+  PgConnection::PipelineOutcome failed =
+      conn.RunPipeline({{"SELECT 1 / $1::int", {"0"}}, {"SELECT 1", {}}}, 0);
+  ASSERT_TRUE(failed.error.has_value());
+  EXPECT_FALSE(failed.flushed_result_at.has_value());
+  EXPECT_FALSE(conn.broken());
 }
 
 TEST(PgPipelineTest, TransactionBeginsAndCommitsWithItsStatements) {

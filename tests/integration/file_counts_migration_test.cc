@@ -6,24 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "catalog/migrations.h"
+#include "migration_text.h"
 #include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
 namespace {
-
-std::string V14Update() {
-  for (const catalog::Migration& m : catalog::EmbeddedMigrations()) {
-    if (m.version != 14) continue;
-    const size_t begin = m.sql.find("UPDATE hog_table_stats");
-    const size_t end = m.sql.find(';', begin);
-    if (begin == std::string_view::npos || end == std::string_view::npos) break;
-    return std::string(m.sql.substr(begin, end - begin));
-  }
-  ADD_FAILURE() << "V14 has no UPDATE hog_table_stats";
-  return "";
-}
 
 TEST(FileCountsMigrationTest, BackfillCountsLiveFilesPerTable) {
   PgSession pg(TestPgConninfo("hoglake"));
@@ -42,7 +30,7 @@ TEST(FileCountsMigrationTest, BackfillCountsLiveFilesPerTable) {
   pg.Exec(
       "INSERT INTO pg_temp.hog_data_file VALUES (7, 1, 1, NULL), (7, 1, 2, NULL), "
       "(7, 1, 3, NULL), (7, 1, 4, 5), (7, 2, 5, 6), (8, 1, 1, NULL)");
-  const std::string update = V14Update();
+  const std::string update = MigrationStatement(14, "UPDATE hog_table_stats");
   ASSERT_FALSE(update.empty());
   pg.Exec(update);
   EXPECT_EQ(pg.Column("SELECT catalog_id || '/' || table_id || ':' || file_count FROM "

@@ -6,26 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "catalog/migrations.h"
 #include "catalog/packed_stats.h"
 #include "common/encoding.h"
+#include "migration_text.h"
 #include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
 namespace {
-
-std::string V12Insert() {
-  for (const catalog::Migration& m : catalog::EmbeddedMigrations()) {
-    if (m.version != 12) continue;
-    const size_t begin = m.sql.find("INSERT INTO hog_file_stats");
-    const size_t end = m.sql.find(';', begin);
-    if (begin == std::string_view::npos || end == std::string_view::npos) break;
-    return std::string(m.sql.substr(begin, end - begin));
-  }
-  ADD_FAILURE() << "V12 has no INSERT INTO hog_file_stats";
-  return "";
-}
 
 std::string SqlBytes(const std::optional<std::string>& bytes) {
   return bytes ? "'\\x" + HexEncode(*bytes) + "'::bytea" : "NULL";
@@ -60,7 +48,7 @@ TEST(PackedStatsMigrationTest, SqlPackingMatchesTheServersPacking) {
               SqlBytes(s.upper_bound) + ")");
     }
   }
-  const std::string insert = V12Insert();
+  const std::string insert = MigrationStatement(12, "INSERT INTO hog_file_stats");
   ASSERT_FALSE(insert.empty());
   pg.Exec(insert);
   const std::vector<std::string> packed = pg.Column(

@@ -30,11 +30,12 @@
 //    phase A (floor advance + range DELETEs) of a call holds the commit lock;
 //    the ledger span also covers the file-row purge and the ledger write, so
 //    this is an upper bound.
-//  * fg_lock_wait_max_bucket: the highest /metrics
-//    hoglake_commit_lock_wait_seconds bucket that gained a sample during the
-//    expiry loop (the foreground commits' and the expire calls' own waits); a
-//    commit arriving mid-hold waits only the rest of it, so this is a lower
-//    bound on the hold, at histogram-bucket resolution.
+//  * lock_wait_max_bucket_le: the bound `le` of the smallest /metrics
+//    hoglake_commit_lock_wait_seconds bucket holding every wait sampled
+//    during the expiry loop (the foreground commits' and the expire calls'
+//    own waits), in ms: the longest wait is ≤ it and above the bucket below.
+//    A commit arriving mid-hold waits only the rest of the hold, so waits
+//    bound the hold from below, at histogram-bucket resolution.
 //
 // Cleanup: POST …/maintenance/cleanup?batch=C until a call settles nothing;
 // reports paths/s (removed + missing per second of the loop), removed,
@@ -415,8 +416,7 @@ int main(int argc, char** argv) {
     }
     Emit("expiry", "lock_hold_upper_bound_ledger_run_max", longest, "ms");
   }
-  Emit("expiry", "lock_wait_max_bucket_lower_bound", MaxWaitBucket(lock_before, lock_after) * 1000,
-       "ms");
+  Emit("expiry", "lock_wait_max_bucket_le", MaxWaitBucket(lock_before, lock_after) * 1000, "ms");
   const double p50_before = Percentile(before.latencies_ms, 0.5);
   const double p99_before = Percentile(before.latencies_ms, 0.99);
   Emit("expiry", "fg_commits_before", static_cast<double>(before.latencies_ms.size()), "count");

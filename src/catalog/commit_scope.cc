@@ -186,11 +186,12 @@ Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t cou
 
 int64_t CommitScope::ReserveRows(int64_t table_id, int64_t next_row_id, int64_t files, int64_t rows,
                                  int64_t bytes) {
-  auto [it, first_seen] = tallies_.try_emplace(table_id, TableTally{next_row_id, next_row_id});
-  const int64_t first = it->second.next_row_id;
-  it->second.next_row_id += rows;
-  it->second.files += files;
-  it->second.bytes += bytes;
+  TableTally& tally =
+      tallies_.try_emplace(table_id, TableTally{next_row_id, next_row_id}).first->second;
+  const int64_t first = tally.next_row_id;
+  tally.next_row_id += rows;
+  tally.files += files;
+  tally.bytes += bytes;
   return first;
 }
 

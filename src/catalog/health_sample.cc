@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <map>
 
 #include "catalog/maintenance_info.h"
@@ -60,8 +61,7 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
     }
   }
 
-  // Live totals from the tables' running totals (one row per table); the
-  // deferred-stats and missing-field-id counts from their partial indexes.
+  // Live totals from the tables' running totals (one row per table).
   HOGLAKE_ASSIGN_OR_RETURN(
       PgResult live, conn.Exec("SELECT s.catalog_id, sum(s.file_count), sum(s.record_count), "
                                "sum(s.file_size_bytes) FROM hog_table_stats s JOIN hog_table t "
@@ -74,38 +74,33 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
       s->live_bytes = live.GetInt64(i, 3);
     }
   }
-  // Each a scan of a partial index (stats_state and missing_field_ids are
-  // constants in the predicates, as in the indexes').
-  HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult flagged,
-      conn.Exec("SELECT f.catalog_id, 0, count(*) FROM hog_data_file f JOIN hog_table t "
-                "ON t.catalog_id = f.catalog_id AND t.table_id = f.table_id "
-                "WHERE f.stats_state = 'pending' AND f.end_snapshot IS NULL "
-                "AND t.dropped_snapshot IS NULL GROUP BY f.catalog_id "
-                "UNION ALL "
-                "SELECT f.catalog_id, 1, count(*) FROM hog_data_file f JOIN hog_table t "
-                "ON t.catalog_id = f.catalog_id AND t.table_id = f.table_id "
-                "WHERE f.stats_state = 'failed' AND f.end_snapshot IS NULL "
-                "AND t.dropped_snapshot IS NULL GROUP BY f.catalog_id "
-                "UNION ALL "
-                "SELECT f.catalog_id, 2, count(*) FROM hog_data_file f JOIN hog_table t "
-                "ON t.catalog_id = f.catalog_id AND t.table_id = f.table_id "
-                "WHERE f.missing_field_ids AND f.end_snapshot IS NULL "
-                "AND t.dropped_snapshot IS NULL GROUP BY f.catalog_id"));
+  // Live files flagged for deferred stats or missing field ids, one count
+  // per flag: each a scan of the partial index whose predicate it repeats
+  // (V1, V7, V14).
+  struct Flag {
+    const char* predicate;
+    int64_t CatalogHealthSample::*count;
+  };
+  static constexpr Flag kFlags[] = {
+      {"f.stats_state = 'pending'", &CatalogHealthSample::stats_pending_files},
+      {"f.stats_state = 'failed'", &CatalogHealthSample::stats_failed_files},
+      {"f.missing_field_ids", &CatalogHealthSample::missing_field_id_files}};
+  static const std::string kFlaggedQuery = [] {
+    std::string sql;
+    for (size_t k = 0; k < std::size(kFlags); ++k) {
+      sql += StrCat(k ? " UNION ALL " : "", "SELECT f.catalog_id, ", k,
+                    ", count(*) FROM hog_data_file f JOIN hog_table t "
+                    "ON t.catalog_id = f.catalog_id AND t.table_id = f.table_id WHERE ",
+                    kFlags[k].predicate,
+                    " AND f.end_snapshot IS NULL AND t.dropped_snapshot IS NULL "
+                    "GROUP BY f.catalog_id");
+    }
+    return sql;
+  }();
+  HOGLAKE_ASSIGN_OR_RETURN(PgResult flagged, conn.Exec(kFlaggedQuery));
   for (int i = 0; i < flagged.rows(); ++i) {
     if (CatalogHealthSample* s = sample_of(flagged, i)) {
-      const int64_t count = flagged.GetInt64(i, 2);
-      switch (flagged.GetInt64(i, 1)) {
-        case 0:
-          s->stats_pending_files = count;
-          break;
-        case 1:
-          s->stats_failed_files = count;
-          break;
-        default:
-          s->missing_field_id_files = count;
-          break;
-      }
+      s->*kFlags[static_cast<size_t>(flagged.GetInt64(i, 1))].count = flagged.GetInt64(i, 2);
     }
   }
 

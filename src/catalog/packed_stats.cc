@@ -20,13 +20,7 @@ void PutBigEndian(std::string* out, uint64_t value, int bytes) {
   }
 }
 
-uint64_t GetBigEndian(const char* p, int bytes) {
-  uint64_t value = 0;
-  for (int i = 0; i < bytes; ++i) value = (value << 8) | static_cast<unsigned char>(p[i]);
-  return value;
-}
-
-// Fixed-width big-endian loads (the reader's hot path).
+// Fixed-width big-endian loads.
 uint64_t Load64(const char* p) {
   uint64_t v;
   std::memcpy(&v, p, 8);
@@ -115,7 +109,7 @@ PackedStatsReader::PackedStatsReader(std::string_view blob) : rest_(blob) {
     Fail("no version");
     return;
   }
-  const uint64_t version = GetBigEndian(rest_.data(), 2);
+  const uint16_t version = Load16(rest_.data());
   if (version != kPackedStatsVersion) {
     Fail(StrCat("unknown version ", version));
     return;

@@ -48,7 +48,13 @@
 // median per-writer p99 latency, conflicts (any non-200 other than 503
 // commit_queue_timeout; must be 0 — appends never conflict), 503
 // commit_queue_timeouts (reported separately), and ours ÷ floor (goal ≥ 0.5
-// at K = 8; commits/s goal ≥ 2,000 at K = 8). One JSON line per measurement:
+// at K = 8; commits/s goal ≥ 2,000 at K = 8). When it started the server
+// itself, also the CPU spent per commit by the server and by its PostgreSQL
+// (every process under the server, /proc utime + stime over the timed phase;
+// steadier than commits/s on a noisy machine, so the figure to compare in an
+// A/B), and the busiest PostgreSQL process's CPU ÷ wall time (near 1 when
+// one connection running batch after batch is the limit). One JSON line per
+// measurement:
 // {"scenario","metric","value","unit"[,"ratio"]}.
 //
 // After the load it checks, for every catalog written (ours and floor):
@@ -88,6 +94,7 @@
 #include "bench_server.h"
 #include "catalog/packed_stats.h"
 #include "common/encoding.h"
+#include "process_cpu.h"
 
 namespace {
 
@@ -282,15 +289,17 @@ struct WriterStats {
 struct RunResult {
   std::vector<WriterStats> writers;
   double seconds = 0;
+  std::optional<TreeCpuDelta> cpu;  // over the timed phase, when the server is ours
 };
 
 // Runs `writers` threads: each calls `setup(i)` (untimed: connect), then
 // `commit(i, seq)` kWarmupCommits times untimed, waits for all, then commits
 // until the deadline. `commit` returns the HTTP-like status (200 ok, 503
 // queue timeout, anything else a failure; 0 transport error) and may set the
-// error text.
+// error text. With `cpu_root` > 0 (the server we started) the CPU of the
+// server and of its PostgreSQL over the timed phase is sampled too.
 template <typename Setup, typename Commit>
-RunResult RunWriters(int writers, double seconds, Setup setup, Commit commit) {
+RunResult RunWriters(int writers, double seconds, pid_t cpu_root, Setup setup, Commit commit) {
   RunResult result;
   result.writers.resize(writers);
   // Writers block (not spin) while the others warm up: a spinning thread
@@ -332,11 +341,14 @@ RunResult RunWriters(int writers, double seconds, Setup setup, Commit commit) {
     });
   }
   ready.wait();
+  TreeCpu cpu_before;
+  if (cpu_root > 0) cpu_before = SampleTreeCpu(cpu_root);
   start = Clock::now();
   deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   go.count_down();
   for (auto& t : threads) t.join();
+  if (cpu_root > 0) result.cpu = CpuBetween(cpu_before, SampleTreeCpu(cpu_root));
   result.seconds =
       std::chrono::duration<double>(*std::max_element(finished.begin(), finished.end()) - start)
           .count();
@@ -371,6 +383,15 @@ Summary Report(const std::string& scenario, const RunResult& r) {
   Emit(scenario, "per_writer_p99_median", Percentile(p99s, 0.5), "ms");
   Emit(scenario, "conflicts", static_cast<double>(s.conflicts + s.transport_errors), "count");
   Emit(scenario, "commit_queue_timeouts", static_cast<double>(s.queue_timeouts), "count");
+  if (r.cpu && ok > 0) {
+    // CPU per commit is steadier than commits/s on this noisy machine; the
+    // busiest backend's share of the wall time shows how close the batches'
+    // one connection is to running back to back.
+    Emit(scenario, "server_cpu_per_commit", r.cpu->server * 1000 / static_cast<double>(ok), "ms");
+    Emit(scenario, "postgres_cpu_per_commit", r.cpu->descendants * 1000 / static_cast<double>(ok),
+         "ms");
+    Emit(scenario, "busiest_backend_busy", r.cpu->busiest / r.seconds, "fraction");
+  }
   return s;
 }
 
@@ -383,10 +404,10 @@ void CountCommits(CatalogUnderTest& cat, const RunResult& r, bool shared) {
 
 // Ours: commits through HTTP.
 RunResult RunOurs(const std::string& url, const CatalogUnderTest& cat, int writers, bool shared,
-                  double seconds) {
+                  double seconds, pid_t cpu_root) {
   const std::string path = "/v1/catalogs/" + cat.name + "/commit";
   return RunWriters(
-      writers, seconds, [&](int) { return MakeClient(url); },
+      writers, seconds, cpu_root, [&](int) { return MakeClient(url); },
       [&](std::unique_ptr<httplib::Client>& client, int w, int64_t seq, std::string& error) {
         const std::string& table = shared ? cat.tables[0] : cat.tables[w];
         auto r =
@@ -514,10 +535,10 @@ std::vector<std::string> FloorStatements(const std::string& catalog_name, int64_
 // could reach if it grouped concurrent commits to a catalog into one
 // PostgreSQL transaction. Each "commit" of the returned result is a batch.
 RunResult RunFloorBatched(const std::string& conninfo, const CatalogUnderTest& cat, int batch,
-                          double seconds) {
+                          double seconds, pid_t cpu_root) {
   const FloorTarget target = ResolveFloorTarget(conninfo, cat);
   return RunWriters(
-      1, seconds, [&](int) { return Connect(conninfo); },
+      1, seconds, cpu_root, [&](int) { return Connect(conninfo); },
       [&](PgConnPtr& conn, int, int64_t seq, std::string& error) {
         std::string sql;
         for (int b = 0; b < batch; ++b) {
@@ -537,10 +558,10 @@ RunResult RunFloorBatched(const std::string& conninfo, const CatalogUnderTest& c
 }
 
 RunResult RunFloor(const std::string& conninfo, const CatalogUnderTest& cat, int writers,
-                   bool shared, bool one_round_trip, double seconds) {
+                   bool shared, bool one_round_trip, double seconds, pid_t cpu_root) {
   const FloorTarget target = ResolveFloorTarget(conninfo, cat);
   return RunWriters(
-      writers, seconds, [&](int) { return Connect(conninfo); },
+      writers, seconds, cpu_root, [&](int) { return Connect(conninfo); },
       [&](PgConnPtr& conn, int w, int64_t seq, std::string& error) {
         const int64_t table = shared ? target.table_ids[0] : target.table_ids[w];
         const auto statements = FloorStatements(cat.name, target.catalog_id, table, w, seq);
@@ -626,7 +647,7 @@ int main(int argc, char** argv) {
     for (int shared = 1; shared >= 0; --shared) {
       const std::string mode = shared ? "shared" : "private";
       CatalogUnderTest cat = fresh(mode, k, shared ? 1 : k);
-      RunResult r = RunOurs(options.url, cat, k, shared, options.seconds);
+      RunResult r = RunOurs(options.url, cat, k, shared, options.seconds, server.pid);
       CountCommits(cat, r, shared);
       Summary s = Report("append_contention_" + mode + kk, r);
       failures += s.conflicts + s.transport_errors;
@@ -637,7 +658,7 @@ int main(int argc, char** argv) {
     for (int shared = 1; shared >= 0; --shared) {
       const std::string mode = shared ? "shared" : "private";
       CatalogUnderTest cat = fresh("floor-" + mode, k, shared ? 1 : k);
-      RunResult r = RunFloor(options.conninfo, cat, k, shared, true, options.seconds);
+      RunResult r = RunFloor(options.conninfo, cat, k, shared, true, options.seconds, server.pid);
       CountCommits(cat, r, shared);
       Summary s = Report("postgres_floor_" + mode + kk, r);
       failures += s.conflicts + s.transport_errors;
@@ -647,7 +668,7 @@ int main(int argc, char** argv) {
     }
     {
       CatalogUnderTest cat = fresh("floor-stmt", k, 1);
-      RunResult r = RunFloor(options.conninfo, cat, k, true, false, options.seconds);
+      RunResult r = RunFloor(options.conninfo, cat, k, true, false, options.seconds, server.pid);
       CountCommits(cat, r, true);
       Summary s = Report("postgres_floor_per_statement_shared" + kk, r);
       failures += s.conflicts + s.transport_errors;
@@ -655,7 +676,7 @@ int main(int argc, char** argv) {
     }
     if (k > 1) {
       CatalogUnderTest cat = fresh("floor-batch", k, 1);
-      RunResult r = RunFloorBatched(options.conninfo, cat, k, options.seconds);
+      RunResult r = RunFloorBatched(options.conninfo, cat, k, options.seconds, server.pid);
       cat.commits[cat.tables[0]] = (r.writers[0].ok + r.writers[0].warmup_ok) * k;
       r.writers[0].ok *= k;  // commits, not transactions
       Summary s = Report("postgres_floor_batched_shared" + kk, r);

@@ -56,7 +56,6 @@
 // --quick: sizes 1K and 20K only (< 2 min). --keep: leave the server running
 // afterwards (pid and conninfo on stderr) for EXPLAIN / perf.
 // One JSON line per measurement: {"scenario","metric","value","unit"[,"ratio"]}.
-#include <dirent.h>
 #include <httplib.h>
 #include <libpq-fe.h>
 #include <rapidjson/document.h>
@@ -69,7 +68,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -82,6 +80,7 @@
 #include "bench_report.h"
 #include "bench_server.h"
 #include "catalog/packed_stats.h"
+#include "process_cpu.h"
 
 namespace {
 
@@ -176,59 +175,6 @@ std::unique_ptr<httplib::Client> MakeClient(const std::string& url) {
   client->set_read_timeout(600, 0);
   client->set_write_timeout(600, 0);
   return client;
-}
-
-// ---- CPU accounting from /proc ----
-
-// utime + stime of one process, in seconds (0 if it is gone).
-double ProcessCpuSeconds(pid_t pid, pid_t* ppid = nullptr) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t paren = text.rfind(')');
-  if (paren == std::string::npos) return 0;
-  std::istringstream fields(text.substr(paren + 2));
-  std::string field;
-  std::vector<std::string> f;
-  while (fields >> field) f.push_back(field);
-  // f[0] = state (field 3); ppid field 4 = f[1]; utime field 14 = f[11]; stime = f[12].
-  if (f.size() < 13) return 0;
-  if (ppid) *ppid = static_cast<pid_t>(std::stol(f[1]));
-  return static_cast<double>(std::stoll(f[11]) + std::stoll(f[12])) /
-         static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-// CPU seconds of the server itself and of every live process descended from
-// it (the embedded PostgreSQL). Backends that exited in between are lost, but
-// the server's pool keeps its connections open, so none exits during a run.
-std::pair<double, double> TreeCpu(pid_t root) {
-  std::map<pid_t, std::pair<pid_t, double>> procs;
-  if (DIR* d = opendir("/proc")) {
-    while (dirent* e = readdir(d)) {
-      const pid_t pid = static_cast<pid_t>(std::atol(e->d_name));
-      if (pid <= 0) continue;
-      pid_t ppid = 0;
-      const double cpu = ProcessCpuSeconds(pid, &ppid);
-      procs[pid] = {ppid, cpu};
-    }
-    closedir(d);
-  }
-  double own = 0, descendants = 0;
-  for (const auto& [pid, info] : procs) {
-    if (pid == root) {
-      own = info.second;
-      continue;
-    }
-    for (pid_t p = info.first; p > 1;) {
-      if (p == root) {
-        descendants += info.second;
-        break;
-      }
-      auto it = procs.find(p);
-      if (it == procs.end()) break;
-      p = it->second.first;
-    }
-  }
-  return {own, descendants};
 }
 
 // ---- libpq reference ----
@@ -428,7 +374,7 @@ Measured TimePlans(httplib::Client& client, const std::string& path, int plans, 
       Die("GET " + path + " → " + std::to_string(r->status) + " " + body.substr(0, 300));
   }
   std::vector<double> ms;
-  const auto cpu0 = TreeCpu(server_pid);
+  const TreeCpu cpu0 = SampleTreeCpu(server_pid);
   for (int k = 0; k < plans; ++k) {
     body.clear();
     const auto t0 = Clock::now();
@@ -439,11 +385,11 @@ Measured TimePlans(httplib::Client& client, const std::string& path, int plans, 
     m.status = r->status;
   }
   m.last_body = std::move(body);
-  const auto cpu1 = TreeCpu(server_pid);
+  const TreeCpuDelta cpu = CpuBetween(cpu0, SampleTreeCpu(server_pid));
   m.p50 = Percentile(ms, 0.5);
   m.p99 = Percentile(ms, 0.99);
-  m.server_cpu_ms = (cpu1.first - cpu0.first) * 1000 / plans;
-  m.pg_cpu_ms = (cpu1.second - cpu0.second) * 1000 / plans;
+  m.server_cpu_ms = cpu.server * 1000 / plans;
+  m.pg_cpu_ms = cpu.descendants * 1000 / plans;
   return m;
 }
 

@@ -3,6 +3,8 @@
 #include <functional>
 #include <set>
 
+#include "catalog/statement_fusion.h"
+
 namespace hoglake::catalog {
 namespace {
 
@@ -22,14 +24,24 @@ using Tail = std::function<std::vector<PgStatement>()>;
 // answered with the error, and the members after k are built and sent again.
 // `tail`, when given, follows the members' statements in each pipeline that
 // has any; `*tail_ran` tells whether it ran (in a pipeline that succeeded).
+// With `fuse` (and more than one member) the members' statements are first
+// tried fused (statement_fusion.h) after one savepoint for them all; when a
+// fused statement fails, that savepoint is rolled back to and the members
+// go one savepoint each as above, which finds the one to refuse.
 class IsolatedRunner {
  public:
   IsolatedRunner(CommitScope& scope, bool isolate) : scope_(scope), isolate_(isolate) {}
 
   Status Run(std::vector<BatchMember*> pending, const Build& build, const Take& take,
-             const Tail& tail = nullptr, bool* tail_ran = nullptr);
+             const Tail& tail = nullptr, bool* tail_ran = nullptr, bool fuse = false);
 
  private:
+  // The fused attempt: true when it ran and every member took its (empty)
+  // results; false, with the scope and the transaction back where they
+  // were, when nothing fused or a fused statement failed.
+  Result<bool> RunFused(const std::vector<BatchMember*>& pending, const Build& build,
+                        const Take& take, const Tail& tail, bool* tail_ran);
+
   struct Part {
     BatchMember* member;
     size_t begin, end;  // its statements
@@ -41,8 +53,60 @@ class IsolatedRunner {
   bool savepoint_exists_ = false;  // RELEASE it before taking the next
 };
 
+Result<bool> IsolatedRunner::RunFused(const std::vector<BatchMember*>& pending, const Build& build,
+                                      const Take& take, const Tail& tail, bool* tail_ran) {
+  const CommitScope::Position start = scope_.position();
+  std::vector<BatchMember*> writing, refused;
+  std::vector<std::vector<PgStatement>> per_member;
+  for (BatchMember* m : pending) {
+    const CommitScope::Position at = scope_.position();
+    Result<std::vector<PgStatement>> built = build(*m);
+    if (!built.ok()) {
+      scope_.Restore(at);
+      m->result = built.error();
+      refused.push_back(m);
+      continue;
+    }
+    writing.push_back(m);
+    per_member.push_back(std::move(*built));
+  }
+  auto give_up = [&] {
+    scope_.Restore(start);
+    for (BatchMember* m : refused) m->result.reset();  // refused again when rebuilt
+    return false;
+  };
+  FusedStatements fused = FuseStatements(std::move(per_member));
+  if (!fused.fused) return give_up();
+  std::vector<PgStatement> statements;
+  if (savepoint_exists_) statements.push_back({kReleaseSavepoint, {}});
+  statements.push_back({kSavepoint, {}});
+  const size_t begin = statements.size();
+  for (PgStatement& s : fused.statements) statements.push_back(std::move(s));
+  const size_t end = statements.size();
+  const bool with_tail = static_cast<bool>(tail);
+  if (with_tail) {
+    for (PgStatement& s : tail()) statements.push_back(std::move(s));
+  }
+  PgConnection::PipelineOutcome outcome = scope_.RunPipeline(statements);
+  if (outcome.error) {
+    // Not a fused statement: a savepoint, the tail or the connection.
+    if (outcome.failed_index < begin || outcome.failed_index >= end) return *outcome.error;
+    savepoint_exists_ = true;
+    HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript("ROLLBACK TO SAVEPOINT hog_commit"));
+    return give_up();
+  }
+  savepoint_exists_ = true;
+  for (BatchMember* m : writing) HOGLAKE_RETURN_IF_ERROR(take(*m, {}));
+  if (with_tail) *tail_ran = true;
+  return true;
+}
+
 Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build, const Take& take,
-                           const Tail& tail, bool* tail_ran) {
+                           const Tail& tail, bool* tail_ran, bool fuse) {
+  if (fuse && isolate_ && pending.size() > 1) {
+    HOGLAKE_ASSIGN_OR_RETURN(const bool ran, RunFused(pending, build, take, tail, tail_ran));
+    if (ran) return Status::Ok();
+  }
   while (!pending.empty()) {
     std::vector<Part> parts;
     std::vector<PgStatement> statements;
@@ -142,7 +206,7 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members)
     }
     // The last segment's writes carry the COMMIT.
     const Tail& tail = end == members.size() ? commit : Tail();
-    HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written, tail, &committed));
+    HOGLAKE_RETURN_IF_ERROR(runner.Run(writing, writes, written, tail, &committed, /*fuse=*/true));
     next = end;
   }
   if (committed) {

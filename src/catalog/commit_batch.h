@@ -17,6 +17,11 @@
 //    member (which is answered with that error, its staged snapshot undone),
 //    and the members after it are built and sent again. Alone, a member's
 //    failure aborts the transaction, which the caller then rolls back.
+//  * The writes of several members are first sent fused: each statement
+//    text marked fusable (the file insert, the staged snapshot) runs once
+//    for all of them (statement_fusion.h), after one savepoint. Only when a
+//    fused statement fails are the members written one savepoint each, as
+//    above, to find and refuse the one that fails.
 //  * Commits when any member wrote: the last segment's writes carry the
 //    head update and the COMMIT in their pipeline. When no member wrote,
 //    nothing is committed and the caller rolls the transaction back.
@@ -61,7 +66,8 @@ class BatchMember {
   // The member's writes at the scope's current head, staging its snapshot;
   // an error refuses the member.
   virtual Result<std::vector<PgStatement>> Writes(CommitScope& scope) = 0;
-  // Takes the writes' results and sets `result`; an error breaks the batch.
+  // Takes the writes' results (none when they ran fused with other
+  // members') and sets `result`; an error breaks the batch.
   virtual Status Written(std::span<const PgResult> writes) = 0;
 
   std::optional<Result<CommitResult>> result;

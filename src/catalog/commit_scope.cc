@@ -222,31 +222,31 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
 PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata) {
   const int64_t snapshot = snapshot_id();
   const int64_t schema_version = head_.schema_version + (ddl ? 1 : 0);
-  std::string kinds = "{";
-  std::string ids = "{";
-  for (size_t i = 0; i < changes_.size(); ++i) {
-    if (i) {
-      kinds += ',';
-      ids += ',';
-    }
-    kinds += ChangeKindName(changes_[i].first);
-    ids += std::to_string(changes_[i].second);
+  std::vector<int64_t> change_snapshots(changes_.size(), snapshot), objects;
+  std::vector<std::optional<std::string>> kinds;
+  for (const auto& [kind, object] : changes_) {
+    kinds.emplace_back(ChangeKindName(kind));
+    objects.push_back(object);
   }
-  kinds += '}';
-  ids += '}';
   changes_.clear();
   head_.head_snapshot_id = snapshot;
   head_.schema_version = schema_version;
   staged_ = true;
-  // One statement: the change rows' foreign key to the snapshot is checked
-  // at the end of the statement, after both inserts.
-  return {
+  // One statement, every parameter but the catalog an array with a row per
+  // element: the staged snapshots of a batch's commits fuse into one.
+  // clock_timestamp() is evaluated row by row in id order, so snapshot_time
+  // stays monotone with id.
+  PgStatement statement{
       "WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
-      "schema_version, author, commit_message) VALUES ($1, $2, clock_timestamp(), $3, $4, "
-      "$5)) INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
-      "SELECT $1, $2, k, o FROM unnest($6::text[], $7::bigint[]) AS c(k, o)",
-      {std::to_string(head_.catalog_id), std::to_string(snapshot), std::to_string(schema_version),
-       metadata.author, metadata.message, kinds, ids}};
+      "schema_version, author, commit_message) SELECT $1, u.s, clock_timestamp(), u.v, u.a, u.m "
+      "FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u(s, v, a, m)) "
+      "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
+      "SELECT $1, c.s, c.k, c.o FROM unnest($6::bigint[], $7::text[], $8::bigint[]) AS c(s, k, o)",
+      {std::to_string(head_.catalog_id), PgIntArray({snapshot}), PgIntArray({schema_version}),
+       PgTextArray({metadata.author}), PgTextArray({metadata.message}),
+       PgIntArray(change_snapshots), PgTextArray(kinds), PgIntArray(objects)}};
+  statement.fusable = true;
+  return statement;
 }
 
 std::vector<PgStatement> CommitScope::Flushes() const {

@@ -13,24 +13,25 @@ std::optional<std::string> OptionalNumber(const std::optional<int64_t>& value) {
   return value ? std::optional<std::string>(std::to_string(*value)) : std::nullopt;
 }
 
-// $1 catalog, $2 snapshot, $3 first file id, $4..$13 per file (offset in
-// the batch, table, path, records, size, footer size, first row id, stats
-// state, spec id, split offsets), $14..$15 packed stats (file offset, hex),
-// $16..$18 partition values (file offset, key, value).
+// $1 catalog; $2..$12 per file (file id, snapshot, table, path, records,
+// size, footer size, first row id, stats state, spec id, split offsets);
+// $13..$14 packed stats (file id, hex); $15..$17 partition values (file id,
+// key, value). Every parameter but the catalog is an array with a row per
+// element, so the inserts of several commits fuse into one (a batch's).
 constexpr const char* kInsertFiles =
-    "WITH f AS (INSERT INTO hog_data_file (catalog_id, begin_snapshot, data_file_id, table_id, "
+    "WITH f AS (INSERT INTO hog_data_file (catalog_id, data_file_id, begin_snapshot, table_id, "
     "path, record_count, file_size_bytes, footer_size, row_id_start, stats_state, spec_id, "
     "split_offsets) "
-    "SELECT $1, $2, $3 + u.i, u.t, u.p, u.r, u.s, u.f::bigint, u.ro, u.st, u.sp::bigint, "
+    "SELECT $1, u.id, u.sn, u.t, u.p, u.r, u.s, u.f::bigint, u.ro, u.st, u.sp::bigint, "
     "u.so::bigint[] "
-    "FROM unnest($4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::bigint[], "
-    "$9::text[], $10::bigint[], $11::text[], $12::text[], $13::text[]) "
-    "AS u(i, t, p, r, s, f, ro, st, sp, so)), "
+    "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], "
+    "$7::bigint[], $8::text[], $9::bigint[], $10::text[], $11::text[], $12::text[]) "
+    "AS u(id, sn, t, p, r, s, f, ro, st, sp, so)), "
     "c AS (INSERT INTO hog_file_stats (catalog_id, data_file_id, stats) "
-    "SELECT $1, $3 + u.i, decode(u.s, 'hex') FROM unnest($14::bigint[], $15::text[]) AS u(i, s)), "
+    "SELECT $1, u.id, decode(u.s, 'hex') FROM unnest($13::bigint[], $14::text[]) AS u(id, s)), "
     "v AS (INSERT INTO hog_file_partition_value (catalog_id, data_file_id, key_index, value) "
-    "SELECT $1, $3 + u.i, u.k, u.v FROM unnest($16::bigint[], $17::integer[], $18::text[]) "
-    "AS u(i, k, v)) "
+    "SELECT $1, u.id, u.k, u.v FROM unnest($15::bigint[], $16::integer[], $17::text[]) "
+    "AS u(id, k, v)) "
     "SELECT 1";
 
 }  // namespace
@@ -73,18 +74,20 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
   HOGLAKE_ASSIGN_OR_RETURN(const int64_t first_file_id,
                            scope.AllocateIds("next_file_id", file_count));
 
-  std::vector<int64_t> file_index, table_ids, records, sizes, row_starts;
+  std::vector<int64_t> file_ids, snapshots, table_ids, records, sizes, row_starts;
   std::vector<std::optional<std::string>> paths, footers, states, spec_ids, splits;
   std::vector<int64_t> stat_file;
   std::vector<std::optional<std::string>> stat_packed;
   std::vector<int64_t> pv_file, pv_key;
   std::vector<std::optional<std::string>> pv_value;
+  int64_t file_id = first_file_id;
   for (const FileBatch& batch : batches) {
     if (batch.files->empty()) continue;
     int64_t& row = next_row[slot.at(batch.table_id)];
     for (const FileRegistration& f : *batch.files) {
-      const auto index = static_cast<int64_t>(file_index.size());
-      file_index.push_back(index);
+      const int64_t id = file_id++;
+      file_ids.push_back(id);
+      snapshots.push_back(scope.snapshot_id());
       table_ids.push_back(batch.table_id);
       paths.emplace_back(f.path);
       records.push_back(f.record_count);
@@ -97,12 +100,12 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
                                        : std::nullopt);
       row += f.record_count;
       if (f.column_stats && !f.column_stats->empty()) {
-        stat_file.push_back(index);
+        stat_file.push_back(id);
         stat_packed.emplace_back(HexEncode(PackColumnStats(*f.column_stats)));
       }
       if (f.partition_values) {
         for (size_t k = 0; k < f.partition_values->size(); ++k) {
-          pv_file.push_back(index);
+          pv_file.push_back(id);
           pv_key.push_back(static_cast<int64_t>(k));
           pv_value.push_back((*f.partition_values)[k]);
         }
@@ -111,9 +114,8 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
   }
   out.statement_.sql = kInsertFiles;
   out.statement_.params = {std::to_string(scope.catalog_id()),
-                           std::to_string(scope.snapshot_id()),
-                           std::to_string(first_file_id),
-                           PgIntArray(file_index),
+                           PgIntArray(file_ids),
+                           PgIntArray(snapshots),
                            PgIntArray(table_ids),
                            PgTextArray(paths),
                            PgIntArray(records),
@@ -128,6 +130,7 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
                            PgIntArray(pv_file),
                            PgIntArray(pv_key),
                            PgTextArray(pv_value)};
+  out.statement_.fusable = true;
   return out;
 }
 

@@ -31,6 +31,8 @@ struct FileBatch {
 // carries the tables' totals until the scope commits). Built by Plan() for
 // the caller to send (alone or in a pipeline); Plan() reserves the ids, so a
 // caller that does not send the statement restores the scope's position.
+// The statement is fusable (pg_connection.h): a batch's members' inserts run
+// as one.
 // The caller has checked that each table's row ids have room for the rows
 // added.
 class DataFileInsert {

@@ -32,9 +32,14 @@ using PgParam = std::optional<std::string>;  // nullopt = SQL NULL
 
 // One statement of a pipeline (PgConnection::ExecPipeline): a constant text,
 // prepared once per connection as ExecPrepared does, and its parameters.
+// `fusable`: params[0] names what the statement works in (a catalog id) and
+// every other parameter is an array literal (PgIntArray, PgTextArray), one
+// element per row written, so statements with the same text and params[0]
+// can run as one with those arrays concatenated (statement_fusion.h).
 struct PgStatement {
   std::string_view sql;
   std::vector<PgParam> params;
+  bool fusable = false;
 };
 
 class PgResult {

@@ -1,0 +1,63 @@
+#include "catalog/statement_fusion.h"
+
+#include <map>
+#include <utility>
+
+namespace hoglake::catalog {
+namespace {
+
+bool IsArrayLiteral(const PgParam& p) {
+  return p && p->size() >= 2 && p->front() == '{' && p->back() == '}';
+}
+
+bool CanFuse(const PgStatement& s) {
+  if (!s.fusable || s.params.empty() || !s.params[0]) return false;
+  for (size_t i = 1; i < s.params.size(); ++i) {
+    if (!IsArrayLiteral(s.params[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ConcatArrayLiterals(const std::string& a, const std::string& b) {
+  if (a == "{}") return b;
+  if (b == "{}") return a;
+  std::string out;
+  out.reserve(a.size() + b.size() - 1);
+  out.append(a, 0, a.size() - 1);
+  out += ',';
+  out.append(b, 1, std::string::npos);
+  return out;
+}
+
+FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member) {
+  FusedStatements out;
+  // (text, params[0]) → index in out.statements of the fused statement.
+  std::map<std::pair<std::string_view, std::string>, size_t> fused_at;
+  for (std::vector<PgStatement>& member : per_member) {
+    for (PgStatement& s : member) {
+      if (!CanFuse(s)) {
+        out.statements.push_back(std::move(s));
+        continue;
+      }
+      auto [it, inserted] = fused_at.try_emplace({s.sql, *s.params[0]}, out.statements.size());
+      if (inserted) {
+        out.statements.push_back(std::move(s));
+        continue;
+      }
+      PgStatement& into = out.statements[it->second];
+      if (into.params.size() != s.params.size()) {  // the same text: cannot happen
+        out.statements.push_back(std::move(s));
+        continue;
+      }
+      for (size_t i = 1; i < s.params.size(); ++i) {
+        *into.params[i] = ConcatArrayLiterals(*into.params[i], *s.params[i]);
+      }
+      out.fused = true;
+    }
+  }
+  return out;
+}
+
+}  // namespace hoglake::catalog

@@ -1,6 +1,7 @@
 #include "catalog/commit_batch.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "catalog/statement_fusion.h"
@@ -48,6 +49,17 @@ class IsolatedRunner {
     CommitScope::Position at;
   };
 
+  // The member's statements at the scope's position; on a refusal the scope
+  // goes back, the member keeps its error and nothing is returned.
+  std::optional<std::vector<PgStatement>> BuildMember(BatchMember& m, const Build& build) {
+    const CommitScope::Position at = scope_.position();
+    Result<std::vector<PgStatement>> built = build(m);
+    if (built.ok()) return std::move(*built);
+    scope_.Restore(at);
+    m.result = built.error();
+    return std::nullopt;
+  }
+
   CommitScope& scope_;
   const bool isolate_;
   bool savepoint_exists_ = false;  // RELEASE it before taking the next
@@ -59,11 +71,8 @@ Result<bool> IsolatedRunner::RunFused(const std::vector<BatchMember*>& pending, 
   std::vector<BatchMember*> writing, refused;
   std::vector<std::vector<PgStatement>> per_member;
   for (BatchMember* m : pending) {
-    const CommitScope::Position at = scope_.position();
-    Result<std::vector<PgStatement>> built = build(*m);
-    if (!built.ok()) {
-      scope_.Restore(at);
-      m->result = built.error();
+    std::optional<std::vector<PgStatement>> built = BuildMember(*m, build);
+    if (!built) {
       refused.push_back(m);
       continue;
     }
@@ -113,12 +122,8 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
     bool sends_savepoint = false;
     for (BatchMember* m : pending) {
       const CommitScope::Position at = scope_.position();
-      Result<std::vector<PgStatement>> built = build(*m);
-      if (!built.ok()) {
-        scope_.Restore(at);
-        m->result = built.error();
-        continue;
-      }
+      std::optional<std::vector<PgStatement>> built = BuildMember(*m, build);
+      if (!built) continue;
       if (isolate_ && !built->empty()) {
         if (savepoint_exists_ || sends_savepoint) statements.push_back({kReleaseSavepoint, {}});
         statements.push_back({kSavepoint, {}});

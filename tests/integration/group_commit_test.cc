@@ -313,14 +313,9 @@ TEST(ConcurrencyTest, GroupCommitIsolatesRefusedRequestsAndReplays) {
 // requests batched with it, before and after, are written with dense
 // snapshot ids, and the failed one leaves no row behind.
 TEST(ConcurrencyTest, GroupCommitSurvivesAStatementFailingMidBatch) {
-  const std::string name = NewCatalog();
-  const std::string c = "/v1/catalogs/" + name;
-  const std::string data = "s3://bucket/" + name + "/";
-  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
-  ASSERT_EQ(S::Call("POST", c + "/namespaces/ns/tables",
-                    R"({"name":"t","columns":[{"name":"id","type":"long"}]})")
-                .status,
-            201);
+  const TableLake lake = NewTableLake("ns", "t");
+  ASSERT_FALSE(HasFailure());
+  const std::string &name = lake.name, &c = lake.catalog, &data = lake.data;
   PgSession pg(TestPgConninfo("hoglake"));
   ASSERT_TRUE(pg.ok());
   pg.Exec(
@@ -383,14 +378,9 @@ TEST(ConcurrencyTest, GroupCommitSurvivesAStatementFailingMidBatch) {
 // would have written it: each commit's files at its own snapshot with its own
 // stats, author and message on the right snapshot, row ids tiling.
 TEST(ConcurrencyTest, GroupCommitFusesABatchsWrites) {
-  const std::string name = NewCatalog();
-  const std::string c = "/v1/catalogs/" + name;
-  const std::string data = "s3://bucket/" + name + "/";
-  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
-  ASSERT_EQ(S::Call("POST", c + "/namespaces/ns/tables",
-                    R"({"name":"t","columns":[{"name":"id","type":"long"}]})")
-                .status,
-            201);
+  const TableLake lake = NewTableLake("ns", "t");
+  ASSERT_FALSE(HasFailure());
+  const std::string &name = lake.name, &c = lake.catalog, &data = lake.data;
   PgSession pg(TestPgConninfo("hoglake"));
   ASSERT_TRUE(pg.ok());
   const int64_t catalog_id =

@@ -159,6 +159,21 @@ std::string NewCatalog() {
   return name;
 }
 
+TableLake NewTableLake(const std::string& ns, const std::string& table) {
+  TableLake lake;
+  lake.name = NewCatalog();
+  lake.catalog = "/v1/catalogs/" + lake.name;
+  lake.data = "s3://bucket/" + lake.name + "/";
+  ApiResponse r =
+      ServerEnvironment::Call("POST", lake.catalog + "/namespaces", R"({"name":")" + ns + R"("})");
+  EXPECT_EQ(r.status, 201) << r.body;
+  r = ServerEnvironment::Call(
+      "POST", lake.catalog + "/namespaces/" + ns + "/tables",
+      R"({"name":")" + table + R"(","columns":[{"name":"id","type":"long"}]})");
+  EXPECT_EQ(r.status, 201) << r.body;
+  return lake;
+}
+
 }  // namespace hoglake::testing
 
 int main(int argc, char** argv) {

@@ -67,4 +67,13 @@ class ServerEnvironment : public ::testing::Environment {
 // A fresh, unique catalog name per call ("t1", "t2", …) with its own data path.
 std::string NewCatalog();
 
+// A NewCatalog() holding namespace `ns` and table `table` (one long column
+// "id"). Creation failures are reported as test failures.
+struct TableLake {
+  std::string name;
+  std::string catalog;  // "/v1/catalogs/<name>"
+  std::string data;     // its data path, "s3://bucket/<name>/"
+};
+TableLake NewTableLake(const std::string& ns, const std::string& table);
+
 }  // namespace hoglake::testing

@@ -19,16 +19,8 @@ struct UploadLake {
 };
 
 UploadLake NewUploadLake() {
-  UploadLake lake;
-  lake.name = NewCatalog();
-  lake.catalog = "/v1/catalogs/" + lake.name;
-  lake.prefix = "s3://bucket/" + lake.name + "/data/web/events";
-  EXPECT_EQ(S::Call("POST", lake.catalog + "/namespaces", R"({"name":"web"})").status, 201);
-  EXPECT_EQ(S::Call("POST", lake.catalog + "/namespaces/web/tables",
-                    R"({"name":"events","columns":[{"name":"id","type":"long"}]})")
-                .status,
-            201);
-  return lake;
+  TableLake lake = NewTableLake("web", "events");
+  return {lake.name, lake.catalog, lake.data + "data/web/events"};
 }
 
 std::string UploadId(int n) {

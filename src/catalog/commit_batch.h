@@ -19,9 +19,10 @@
 //    failure aborts the transaction, which the caller then rolls back.
 //  * The writes of several members are first sent fused: each statement
 //    text marked fusable (the file insert, the staged snapshot) runs once
-//    for all of them (statement_fusion.h), after one savepoint. Only when a
-//    fused statement fails are the members written one savepoint each, as
-//    above, to find and refuse the one that fails.
+//    for all of them (statement_fusion.h), after one savepoint. Only when one
+//    of the members' statements in that pipeline fails (fused or not) are
+//    the members written one savepoint each, as above, to find and refuse
+//    the one that fails.
 //  * Commits when any member wrote: the last segment's writes carry the
 //    head update and the COMMIT in their pipeline. When no member wrote,
 //    nothing is committed and the caller rolls the transaction back.

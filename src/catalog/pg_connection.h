@@ -35,7 +35,8 @@ using PgParam = std::optional<std::string>;  // nullopt = SQL NULL
 // `fusable`: params[0] names what the statement works in (a catalog id) and
 // every other parameter is an array literal (PgIntArray, PgTextArray), one
 // element per row written, so statements with the same text and params[0]
-// can run as one with those arrays concatenated (statement_fusion.h).
+// can run as one with those arrays concatenated (statement_fusion.h; such a
+// statement must commute with the other statements of a batch).
 struct PgStatement {
   std::string_view sql;
   std::vector<PgParam> params;

@@ -20,15 +20,19 @@ bool CanFuse(const PgStatement& s) {
 
 }  // namespace
 
-std::string ConcatArrayLiterals(const std::string& a, const std::string& b) {
-  if (a == "{}") return b;
-  if (b == "{}") return a;
-  std::string out;
-  out.reserve(a.size() + b.size() - 1);
-  out.append(a, 0, a.size() - 1);
-  out += ',';
-  out.append(b, 1, std::string::npos);
-  return out;
+void AppendArrayLiteral(const std::string& b, std::string* a) {
+  if (b == "{}") return;
+  if (*a == "{}") {
+    *a = b;
+    return;
+  }
+  a->back() = ',';  // the closing brace
+  a->append(b, 1, std::string::npos);
+}
+
+std::string ConcatArrayLiterals(std::string a, const std::string& b) {
+  AppendArrayLiteral(b, &a);
+  return a;
 }
 
 FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member) {
@@ -52,7 +56,7 @@ FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member)
         continue;
       }
       for (size_t i = 1; i < s.params.size(); ++i) {
-        *into.params[i] = ConcatArrayLiterals(*into.params[i], *s.params[i]);
+        AppendArrayLiteral(*s.params[i], &*into.params[i]);
       }
       out.fused = true;
     }

@@ -13,6 +13,13 @@
 // fused parts stay in member order, so ids handed out in member order stay
 // in row order. A fusable statement whose parameters are not all array
 // literals (a NULL, a scalar) is kept as it is, unfused.
+//
+// Fusion reorders statements across members: a later member's fusable
+// statements run before the non-fusable statements of the members ahead of
+// it. A statement may be marked fusable only if it commutes with every
+// other statement a batch member writes (its rows and theirs are disjoint
+// and neither reads what the other writes), as the file insert and the
+// staged snapshot do with the upload-claim mark and the receipt insert.
 #pragma once
 
 #include <string>
@@ -31,6 +38,9 @@ FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member)
 
 // "{a,b}" + "{c}" → "{a,b,c}"; either side may be "{}". Both must be array
 // literals of one dimension as PgIntArray / PgTextArray build them.
-std::string ConcatArrayLiterals(const std::string& a, const std::string& b);
+// AppendArrayLiteral appends `b` to `*a` in place (a batch's arrays grow
+// without being copied per member).
+void AppendArrayLiteral(const std::string& b, std::string* a);
+std::string ConcatArrayLiterals(std::string a, const std::string& b);
 
 }  // namespace hoglake::catalog

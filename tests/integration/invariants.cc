@@ -141,6 +141,15 @@ void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog) {
       ADD_FAILURE() << catalog << ": " << child << " rows outlive data file " << file;
     }
   }
+  // File rows name tables that exist (no foreign key says so since V15).
+  const std::vector<std::string> strays =
+      pg.Column("SELECT DISTINCT d.table_id::text FROM hog_data_file d WHERE d.catalog_id = " + id +
+                " AND NOT EXISTS (SELECT 1 FROM hog_table t WHERE t.catalog_id = d.catalog_id AND "
+                "t.table_id = d.table_id)");
+  for (const std::string& table : strays) {
+    ADD_FAILURE() << catalog << ": data file rows name table id " << table
+                  << ", which does not exist";
+  }
 }
 
 bool LocalObjectExists(const std::string& uri) {

@@ -38,6 +38,11 @@
   std::exit(1);
 }
 
+// The Accept-Encoding a Python client sends (requests over urllib3 with
+// brotli installed, so pyhoglake): every bench's HTTP client sends it, so the
+// benches see the server as pyhoglake does (the server answers identity).
+inline constexpr const char* kClientAcceptEncoding = "gzip, deflate, br";
+
 // Seconds elapsed on the steady clock since `since`.
 inline double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();

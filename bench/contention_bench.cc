@@ -121,6 +121,7 @@ struct Options {
 std::unique_ptr<httplib::Client> MakeClient(const std::string& url) {
   auto client = std::make_unique<httplib::Client>(url);
   client->set_keep_alive(true);
+  client->set_default_headers({{"Accept-Encoding", kClientAcceptEncoding}});
   client->set_tcp_nodelay(true);
   client->set_read_timeout(120, 0);
   return client;

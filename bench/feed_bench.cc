@@ -96,6 +96,7 @@ class Api {
  public:
   explicit Api(const std::string& url) : client_(url) {
     client_.set_keep_alive(true);
+    client_.set_default_headers({{"Accept-Encoding", kClientAcceptEncoding}});
     client_.set_tcp_nodelay(true);
     client_.set_read_timeout(120, 0);
   }

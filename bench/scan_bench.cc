@@ -171,6 +171,7 @@ std::string FileJson(const std::string& path, int64_t i, bool stats) {
 std::unique_ptr<httplib::Client> MakeClient(const std::string& url) {
   auto client = std::make_unique<httplib::Client>(url);
   client->set_keep_alive(true);
+  client->set_default_headers({{"Accept-Encoding", kClientAcceptEncoding}});
   client->set_tcp_nodelay(true);
   client->set_read_timeout(600, 0);
   client->set_write_timeout(600, 0);

@@ -58,6 +58,9 @@ class TimedTaskQueue : public httplib::TaskQueue {
 // plan (64 MB) — and gzip made that plan 4× slower to serve and to read on
 // loopback (0.8 s vs 0.19 s). httplib never compresses a fixed-length
 // provider, so every non-empty body takes that path.
+// Where the pre-routing handler moves a request's Content-Encoding.
+constexpr const char* kRefusedContentEncoding = "X-Hoglake-Content-Encoding";
+
 void SetBody(HttpResponse response, httplib::Response& res) {
   res.headers.erase("Content-Type");
   const size_t size = response.BodySize();
@@ -101,6 +104,22 @@ class HttpServer::Impl {
     server_.set_payload_max_length(64 << 20);
     server_.set_keep_alive_max_count(10000);
     server_.set_tcp_nodelay(true);  // small responses must not wait for delayed ACKs
+    // Request bodies are taken as sent, never inflated: httplib would inflate
+    // a gzip/deflate/br body with no bound on the inflated size (a 0.5 MB
+    // gzip of one 512 MB string took the server past 1.4 GB). Before the
+    // body is read, a Content-Encoding is moved aside, so httplib reads the
+    // raw bytes (bounded by the payload limit and consumed, so the
+    // connection stays in step), and Handle() refuses the request. The
+    // request object is httplib's own non-const one, handed over as const.
+    server_.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+      if (req.has_header("Content-Encoding")) {
+        auto& headers = const_cast<httplib::Request&>(req).headers;
+        const std::string encoding = req.get_header_value("Content-Encoding");
+        headers.erase("Content-Encoding");
+        headers.emplace(kRefusedContentEncoding, encoding);
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
     // One catch-all per method: the Router does the real matching on the raw
     // target (httplib's own matching sees the path already percent-decoded).
     auto handler = [this](const httplib::Request& req, httplib::Response& res) {
@@ -131,6 +150,17 @@ class HttpServer::Impl {
 
  private:
   void Handle(const httplib::Request& req, httplib::Response& res) {
+    if (req.has_header(kRefusedContentEncoding)) {
+      const std::string encoding = req.get_header_value(kRefusedContentEncoding);
+      if (encoding != "identity") {
+        HttpResponse refused =
+            ErrorResponse(BadRequest("Content-Encoding '", encoding,
+                                     "' is not accepted: send the request body uncompressed"));
+        res.status = refused.status;
+        SetBody(std::move(refused), res);
+        return;
+      }
+    }
     const auto start = Clock::now();
     std::optional<double> queued_seconds;
     if (t_task_queued_at) {

@@ -44,12 +44,14 @@ class Connection {
   ~Connection() { close(fd_); }
   bool connected() const { return connected_; }
 
-  // Sends one request with `headers` ("Name: value\r\n" lines); the reply's
-  // body is read only when `read_body`.
+  // Sends one request with `headers` ("Name: value\r\n" lines) and `body`
+  // (with its Content-Length); the reply's body is read only when `read_body`.
   Reply Send(const std::string& method, const std::string& target, const std::string& headers = "",
-             bool read_body = true) {
+             bool read_body = true, const std::string& body = "") {
     const std::string request =
-        method + " " + target + " HTTP/1.1\r\nHost: test\r\n" + headers + "\r\n";
+        method + " " + target + " HTTP/1.1\r\nHost: test\r\n" + headers +
+        (body.empty() ? "" : "Content-Length: " + std::to_string(body.size()) + "\r\n") + "\r\n" +
+        body;
     EXPECT_EQ(write(fd_, request.data(), request.size()), static_cast<ssize_t>(request.size()));
     Reply reply;
     size_t end;
@@ -101,6 +103,9 @@ class HttpServerTest : public ::testing::Test {
     });
     router_.Add("HEAD", "/segments", [this](HttpRequest&) -> Result<HttpResponse> {
       return HttpResponse::JsonSegments(200, segments_);
+    });
+    router_.Add("POST", "/echo", [](HttpRequest& request) -> Result<HttpResponse> {
+      return HttpResponse::Json(200, "{\"length\":" + std::to_string(request.body.size()) + "}");
     });
     router_.Add("GET", "/string", [](HttpRequest&) -> Result<HttpResponse> {
       HttpResponse response = HttpResponse::Json(201, R"({"ok":true})");
@@ -187,6 +192,32 @@ TEST_F(HttpServerTest, BodiesAreNeverCompressed) {
     EXPECT_EQ(small.body, R"({"ok":true})") << accepted;
     EXPECT_EQ(small.Header("retry-after"), "1") << accepted;
   }
+}
+
+// A compressed request body is refused before anything inflates it (httplib
+// would inflate it unbounded): 400 naming the encoding, the raw body read
+// and dropped, so the next request on the connection is answered.
+TEST_F(HttpServerTest, CompressedRequestBodiesAreRefused) {
+  Connection connection(port_);
+  ASSERT_TRUE(connection.connected());
+  // The gzip of "{}" (it is never inflated whatever it holds).
+  const std::string gzip_body(
+      "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xab\xae\x05\x00\x43\xbf\xa6\xa3\x02\x00\x00\x00",
+      22);
+  for (const char* encoding : {"gzip", "deflate", "br", "GZIP"}) {
+    const Reply refused = connection.Send(
+        "POST", "/echo", std::string("Content-Encoding: ") + encoding + "\r\n", true, gzip_body);
+    EXPECT_EQ(refused.status_line, "HTTP/1.1 400 Bad Request") << encoding;
+    EXPECT_NE(refused.body.find("bad_request"), std::string::npos) << refused.body;
+    EXPECT_NE(refused.body.find(std::string("Content-Encoding '") + encoding + "'"),
+              std::string::npos)
+        << refused.body;
+    EXPECT_EQ(connection.Send("GET", "/string").body, R"({"ok":true})") << encoding;
+  }
+  const Reply plain =
+      connection.Send("POST", "/echo", "Content-Encoding: identity\r\n", true, "{}");
+  EXPECT_EQ(plain.status_line, "HTTP/1.1 200 OK");
+  EXPECT_EQ(plain.body, R"({"length":2})");
 }
 
 TEST_F(HttpServerTest, HeadSendsLengthWithoutBody) {

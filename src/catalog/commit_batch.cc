@@ -11,6 +11,7 @@ namespace {
 
 constexpr const char* kSavepoint = "SAVEPOINT hog_commit";
 constexpr const char* kReleaseSavepoint = "RELEASE SAVEPOINT hog_commit";
+constexpr const char* kRollbackToSavepoint = "ROLLBACK TO SAVEPOINT hog_commit";
 
 using Build = std::function<Result<std::vector<PgStatement>>(BatchMember&)>;
 using Take = std::function<Status(BatchMember&, std::span<const PgResult>)>;
@@ -101,7 +102,7 @@ Result<bool> IsolatedRunner::RunFused(const std::vector<BatchMember*>& pending, 
     // Not a fused statement: a savepoint, the tail or the connection.
     if (outcome.failed_index < begin || outcome.failed_index >= end) return *outcome.error;
     savepoint_exists_ = true;
-    HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript("ROLLBACK TO SAVEPOINT hog_commit"));
+    HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript(kRollbackToSavepoint));
     return give_up();
   }
   savepoint_exists_ = true;
@@ -161,7 +162,7 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
       return Status::Ok();
     }
     if (isolate_) {
-      HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript("ROLLBACK TO SAVEPOINT hog_commit"));
+      HOGLAKE_RETURN_IF_ERROR(scope_.conn().ExecScript(kRollbackToSavepoint));
     }
     scope_.Restore(parts[failed].at);
     parts[failed].member->result = *outcome.error;

@@ -30,11 +30,6 @@ void AppendArrayLiteral(const std::string& b, std::string* a) {
   a->append(b, 1, std::string::npos);
 }
 
-std::string ConcatArrayLiterals(std::string a, const std::string& b) {
-  AppendArrayLiteral(b, &a);
-  return a;
-}
-
 FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member) {
   FusedStatements out;
   // (text, params[0]) → index in out.statements of the fused statement.

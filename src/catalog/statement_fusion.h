@@ -36,11 +36,9 @@ struct FusedStatements {
 
 FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member);
 
-// "{a,b}" + "{c}" → "{a,b,c}"; either side may be "{}". Both must be array
-// literals of one dimension as PgIntArray / PgTextArray build them.
-// AppendArrayLiteral appends `b` to `*a` in place (a batch's arrays grow
-// without being copied per member).
+// Appends array literal `b` to `*a` in place: "{a,b}" + "{c}" → "{a,b,c}";
+// either side may be "{}". Both must be array literals of one dimension as
+// PgIntArray / PgTextArray build them.
 void AppendArrayLiteral(const std::string& b, std::string* a);
-std::string ConcatArrayLiterals(std::string a, const std::string& b);
 
 }  // namespace hoglake::catalog

@@ -45,6 +45,9 @@ class TimedTaskQueue : public httplib::TaskQueue {
   httplib::ThreadPool pool_;
 };
 
+// Where the pre-routing handler moves a request's Content-Encoding.
+constexpr const char* kRefusedContentEncoding = "X-Hoglake-Content-Encoding";
+
 // Hands the response body to httplib without copying it: served by a
 // content provider that owns the body's string or segments (Content-Length
 // still sent, keep-alive kept) and recycles them when httplib drops the
@@ -58,9 +61,6 @@ class TimedTaskQueue : public httplib::TaskQueue {
 // plan (64 MB) — and gzip made that plan 4× slower to serve and to read on
 // loopback (0.8 s vs 0.19 s). httplib never compresses a fixed-length
 // provider, so every non-empty body takes that path.
-// Where the pre-routing handler moves a request's Content-Encoding.
-constexpr const char* kRefusedContentEncoding = "X-Hoglake-Content-Encoding";
-
 void SetBody(HttpResponse response, httplib::Response& res) {
   res.headers.erase("Content-Type");
   const size_t size = response.BodySize();

@@ -37,14 +37,6 @@ size_t HttpResponse::BodySize() const {
   return size;
 }
 
-std::string HttpResponse::JoinedBody() const {
-  std::string text;
-  text.reserve(BodySize());
-  text += body;
-  for (const std::string& segment : body_segments) text += segment;
-  return text;
-}
-
 HttpResponse ErrorResponse(const Error& error) {
   const ErrorCodeInfo& info = InfoFor(error.code);
   std::string body = "{\"error\":";

@@ -54,8 +54,6 @@ struct HttpResponse {
   }
 
   size_t BodySize() const;
-  // The whole body as one string (a copy; for tests and logs).
-  std::string JoinedBody() const;
 };
 
 // The contract's error body for `error`: {"error": "<code>", "detail": "..."},

@@ -12,6 +12,11 @@ constexpr const char* kInsert = "INSERT … unnest($2, $3)";
 constexpr const char* kStage = "INSERT … unnest($2)";
 constexpr const char* kOther = "INSERT INTO receipts …";
 
+std::string ConcatArrayLiterals(std::string a, const std::string& b) {
+  AppendArrayLiteral(b, &a);
+  return a;
+}
+
 PgStatement Fusable(const char* sql, std::vector<PgParam> params) {
   PgStatement s{sql, std::move(params)};
   s.fusable = true;

@@ -1,11 +1,10 @@
 // CatalogService::Cleanup (server digest §5.2): the removal-queue drain.
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <set>
-#include <thread>
+#include <string>
 #include <vector>
 
 #include "catalog/catalog_service.h"
@@ -19,10 +18,6 @@ namespace hoglake::catalog {
 namespace {
 
 constexpr int64_t kDefaultClaimLeaseSeconds = 900;
-// Object deletes of one batch run on up to kDeleteWorkers threads, one per
-// kRowsPerDeleteWorker claimed rows (small batches stay on the caller).
-constexpr int kDeleteWorkers = 4;
-constexpr int kRowsPerDeleteWorker = 64;
 
 // How long a claim holds rows before another worker may take them over (a
 // worker killed between claim and settle leaves its rows claimed):
@@ -104,35 +99,24 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
                    {catalog_id, PgTextArray(paths)}));
     std::set<std::string> keep;
     for (int i = 0; i < referenced.rows(); ++i) keep.insert(referenced.GetString(i, 0));
-    // 3. Work: delete what nothing references (no transaction held). Object
-    // deletes are independent, so a large batch is spread over a few
-    // workers, each with its own store handle (handles are not shared
-    // across threads).
+    // 3. Work: delete what nothing references (no transaction held), in
+    // bulk: the store spreads the deletes over a few threads (file://) or
+    // sends them 1,000 keys per request (S3, where a key that was already
+    // gone reads as deleted).
     enum Outcome : uint8_t { kKept, kDeleted, kAbsent, kFailed };
     const int rows = claimed.rows();
-    std::vector<Outcome> outcomes(static_cast<size_t>(rows), kFailed);
-    std::atomic<int> next{0};
-    auto work = [&](ObjectStore& s) {
-      for (int i; (i = next.fetch_add(1)) < rows;) {
-        if (keep.contains(*paths[static_cast<size_t>(i)])) {
-          outcomes[static_cast<size_t>(i)] = kKept;
-          continue;
-        }
-        Result<bool> existed = s.Delete(*paths[static_cast<size_t>(i)]);
-        outcomes[static_cast<size_t>(i)] = !existed.ok() ? kFailed : *existed ? kDeleted : kAbsent;
-      }
-    };
-    {
-      std::vector<std::unique_ptr<ObjectStore>> extra;
-      for (int w = 1; w < kDeleteWorkers && rows >= w * kRowsPerDeleteWorker; ++w) {
-        Result<std::unique_ptr<ObjectStore>> opened = OpenObjectStore(info.data_path);
-        if (!opened.ok()) break;
-        extra.push_back(std::move(*opened));
-      }
-      std::vector<std::thread> threads;
-      for (auto& s : extra) threads.emplace_back([&work, &s] { work(*s); });
-      work(*store);
-      for (auto& t : threads) t.join();
+    std::vector<Outcome> outcomes(static_cast<size_t>(rows), kKept);
+    std::vector<std::string> to_delete;
+    std::vector<size_t> deleted_row;  // to_delete[j] is claimed row deleted_row[j]
+    for (int i = 0; i < rows; ++i) {
+      const std::string& path = *paths[static_cast<size_t>(i)];
+      if (keep.contains(path)) continue;
+      to_delete.push_back(path);
+      deleted_row.push_back(static_cast<size_t>(i));
+    }
+    std::vector<Result<bool>> removed = store->DeleteMany(to_delete);
+    for (size_t j = 0; j < removed.size(); ++j) {
+      outcomes[deleted_row[j]] = !removed[j].ok() ? kFailed : *removed[j] ? kDeleted : kAbsent;
     }
     std::vector<int64_t> deleted, absent, kept, failed;
     for (int i = 0; i < rows; ++i) {

@@ -1,5 +1,8 @@
 #include "storage/object_store.h"
 
+#include <atomic>
+#include <thread>
+
 #include "storage/local_store.h"
 #include "storage/s3_store.h"
 
@@ -20,6 +23,23 @@ Status CheckObjectKey(std::string_view key, std::string_view path) {
     if (slash == std::string_view::npos) return Status::Ok();
     start = slash + 1;
   }
+}
+
+std::vector<Result<bool>> ObjectStore::DeleteMany(const std::vector<std::string>& paths) {
+  std::vector<Result<bool>> outcomes(paths.size(), Result<bool>(false));
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < paths.size();) outcomes[i] = Delete(paths[i]);
+  };
+  std::vector<std::thread> helpers;
+  for (size_t w = 1; w < static_cast<size_t>(kDeleteManyWorkers) &&
+                     paths.size() >= w * kDeleteManyPathsPerWorker;
+       ++w) {
+    helpers.emplace_back(work);
+  }
+  work();
+  for (std::thread& t : helpers) t.join();
+  return outcomes;
 }
 
 Result<std::unique_ptr<ObjectStore>> OpenObjectStore(std::string_view root_uri,

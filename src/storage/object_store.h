@@ -18,7 +18,8 @@
 // reached (after the implementation's retries), kIoError for any other
 // failure. Messages name the path (and for S3 the server's error code).
 //
-// Implementations are safe to use from several threads at once.
+// Implementations are safe to use from several threads at once (DeleteMany
+// itself may use a few).
 #pragma once
 
 #include <cstdint>
@@ -58,6 +59,11 @@ class ObjectWriter {
 
 class ObjectStore {
  public:
+  // DeleteMany's batching (see there).
+  static constexpr size_t kDeleteManyChunk = 1000;
+  static constexpr int kDeleteManyWorkers = 4;
+  static constexpr size_t kDeleteManyPathsPerWorker = 64;
+
   virtual ~ObjectStore() = default;
 
   // The URI this store serves (e.g. "file:///var/lake", "s3://bucket/lake").
@@ -83,6 +89,16 @@ class ObjectStore {
   // Removes the object. An absent object is not an error: the result says
   // whether there was one to remove.
   virtual Result<bool> Delete(std::string_view path) = 0;
+
+  // Removes the objects at `paths`, each as Delete would. Element i of the
+  // result is paths[i]'s outcome: true when an object was removed, false
+  // when there was none, or that path's own error (a bad path fails only
+  // itself). Stores remove in bulk where they can: S3 sends one
+  // DeleteObjects request per kDeleteManyChunk keys, which does not say
+  // whether a key existed, so every key it confirms deleted reads true. The
+  // default runs Delete on up to kDeleteManyWorkers threads (one per
+  // kDeleteManyPathsPerWorker paths).
+  virtual std::vector<Result<bool>> DeleteMany(const std::vector<std::string>& paths);
 
   // Every object whose path starts with `prefix` (a plain string prefix of
   // the full URI, not only a "directory"), sorted by path. The prefix must

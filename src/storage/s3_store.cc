@@ -1,8 +1,13 @@
 #include "storage/s3_store.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <map>
+#include <thread>
 
+#include "common/encoding.h"
+#include "common/md5.h"
 #include "storage/xml_text.h"
 
 namespace hoglake {
@@ -287,6 +292,95 @@ Result<bool> S3Store::Delete(std::string_view path) {
     return S3Client::ResponseError(request, response);
   }
   return head.ok();
+}
+
+std::vector<Result<bool>> S3Store::DeleteMany(const std::vector<std::string>& paths) {
+  std::vector<Result<bool>> outcomes(paths.size(), Result<bool>(false));
+  std::vector<std::pair<size_t, std::string>> keyed;  // (index in paths, key)
+  for (size_t i = 0; i < paths.size(); ++i) {
+    Result<std::string> key = Key(paths[i]);
+    if (key.ok()) {
+      keyed.emplace_back(i, std::move(*key));
+    } else {
+      outcomes[i] = key.error();
+    }
+  }
+  const size_t chunks = (keyed.size() + kDeleteManyChunk - 1) / kDeleteManyChunk;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t c; (c = next.fetch_add(1)) < chunks;) {
+      const size_t begin = c * kDeleteManyChunk;
+      const size_t end = std::min(keyed.size(), begin + kDeleteManyChunk);
+      DeleteChunk({keyed.data() + begin, end - begin}, outcomes);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t w = 1; w < std::min<size_t>(chunks, kDeleteManyWorkers); ++w) helpers.emplace_back(work);
+  work();
+  for (std::thread& t : helpers) t.join();
+  return outcomes;
+}
+
+void S3Store::DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
+                          std::vector<Result<bool>>& outcomes) {
+  std::string body =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+      "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>false</Quiet>";
+  std::multimap<std::string_view, size_t> positions_of_key;  // key → positions in `keyed`
+  for (size_t p = 0; p < keyed.size(); ++p) {
+    body += StrCat("<Object><Key>", XmlEscape(keyed[p].second), "</Key></Object>");
+    positions_of_key.emplace(keyed[p].second, p);
+  }
+  body += "</Delete>";
+  S3Request request = ObjectRequest("DeleteObjects", "POST", bucket_, "");
+  request.query = {{"delete", ""}};
+  request.headers.push_back("Content-Type: application/xml");
+  // S3 refuses a DeleteObjects request without a body checksum.
+  request.headers.push_back(StrCat("Content-MD5: ", Base64Encode(Md5(body))));
+  request.body = body;  // deleting twice is harmless: retried like a GET
+  auto fail_all = [&](const Error& error) {
+    for (const auto& entry : keyed) outcomes[entry.first] = error;
+  };
+  Result<S3Response> response = SendExpectingSuccess(*client_, request);
+  if (!response.ok()) return fail_all(response.error());
+  // Every key comes back either <Deleted> or as a keyed <Error>; one the
+  // response does not mention was not confirmed and counts as failed.
+  std::vector<bool> settled(keyed.size(), false);
+  auto each_keyed = [&](std::string_view tag, auto&& settle) -> Status {
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string_view> elements,
+                             XmlElements(response->body, tag));
+    for (std::string_view element : elements) {
+      std::optional<std::string> key = XmlFirstText(element, "Key");
+      if (!key) continue;
+      auto [first, last] = positions_of_key.equal_range(*key);
+      for (auto it = first; it != last; ++it) {
+        outcomes[keyed[it->second].first] = settle(element, *key);
+        settled[it->second] = true;
+      }
+    }
+    return Status::Ok();
+  };
+  Status parsed = each_keyed(
+      "Deleted", [](std::string_view, const std::string&) -> Result<bool> { return true; });
+  if (parsed.ok()) {
+    parsed = each_keyed("Error", [&](std::string_view element, const std::string& key) {
+      return Result<bool>(IoError(
+          "S3 DeleteObjects s3://", bucket_, "/", key, " failed: ",
+          XmlFirstText(element, "Code").value_or("(no code)"), ": ",
+          XmlFirstText(element, "Message").value_or("(no message)")));
+    });
+  }
+  if (!parsed.ok()) {
+    return fail_all(InvalidData("S3 DeleteObjects on bucket ", bucket_,
+                                " returned a malformed response: ", parsed.error().message));
+  }
+  for (size_t p = 0; p < keyed.size(); ++p) {
+    if (settled[p]) continue;
+    outcomes[keyed[p].first] =
+        IoError("S3 DeleteObjects s3://", bucket_, "/", keyed[p].second,
+                " failed: the response neither lists the key as deleted nor names an error "
+                "for it");
+  }
 }
 
 Result<std::vector<ObjectInfo>> S3Store::List(std::string_view prefix) {

@@ -8,7 +8,9 @@
 // Cost per call, in requests: Put/Commit 1 when the object fits in one part
 // (S3Config::part_size), else 2 + the number of parts (multipart upload);
 // Get/GetRange 1 (2 when a range starts at or past the end); Head 1;
-// Delete 2 (HeadObject to report existence, then DeleteObject); List one
+// Delete 2 (HeadObject to report existence, then DeleteObject); DeleteMany
+// one DeleteObjects per 1,000 keys (up to four at once; a key that did not
+// exist reads as deleted: S3 does not tell them apart); List one
 // ListObjectsV2 per S3Config::list_page_size keys.
 //
 // Retries follow S3Config (idempotent requests on 5xx, 429, timeouts and
@@ -19,8 +21,11 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "storage/object_store.h"
 #include "storage/s3_client.h"
@@ -41,6 +46,7 @@ class S3Store final : public ObjectStore {
   Result<std::string> GetRange(std::string_view path, uint64_t offset, uint64_t length) override;
   Result<uint64_t> Head(std::string_view path) override;
   Result<bool> Delete(std::string_view path) override;
+  std::vector<Result<bool>> DeleteMany(const std::vector<std::string>& paths) override;
   Result<std::vector<ObjectInfo>> List(std::string_view prefix) override;
 
  private:
@@ -49,6 +55,10 @@ class S3Store final : public ObjectStore {
 
   // The key of an object URI, checked to lie under the root.
   Result<std::string> Key(std::string_view path) const;
+  // One DeleteObjects request for `keyed` ((index into outcomes, key) pairs,
+  // at most kDeleteManyChunk); sets each pair's outcome.
+  void DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
+                   std::vector<Result<bool>>& outcomes);
 
   std::string root_uri_;  // "s3://bucket" or "s3://bucket/prefix"
   std::string bucket_;

@@ -214,6 +214,7 @@ TEST(UuidTest, NewUuidsAreVersion4AndParse) {
 }  // namespace hoglake
 
 #include "common/encoding.h"
+#include "common/md5.h"
 #include "common/sha256.h"
 
 namespace hoglake {
@@ -227,6 +228,13 @@ TEST(Sha256Test, KnownDigests) {
   EXPECT_EQ(*HexDecode("00ff7Fa0"), std::string("\x00\xff\x7f\xa0", 4));
   EXPECT_FALSE(HexDecode("abc").ok());
   EXPECT_FALSE(HexDecode("zz").ok());
+}
+
+TEST(Md5Test, KnownDigests) {
+  EXPECT_EQ(HexEncode(Md5("")), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(HexEncode(Md5("abc")), "900150983cd24fb0d6963f7d28e17f72");
+  // S3's Content-MD5 is the base64 of the binary digest.
+  EXPECT_EQ(Base64Encode(Md5("abc")), "kAFQmDzST7DWlj99KOF/cg==");
 }
 
 }  // namespace

@@ -101,6 +101,39 @@ TEST_F(LocalStoreTest, DeleteReportsWhetherTheObjectExisted) {
   EXPECT_EQ(store_->Head(Path("x/y")).error().code, ErrorCode::kNotFound);
 }
 
+TEST_F(LocalStoreTest, DeleteManyReportsEachPathOnItsOwn) {
+  // Enough paths for every worker thread; every third one never existed.
+  std::vector<std::string> paths;
+  for (int i = 0; i < 300; ++i) {
+    paths.push_back(Path("many/f" + std::to_string(i)));
+    if (i % 3 != 0) {
+      ASSERT_TRUE(store_->Put(paths.back(), "x").ok());
+    }
+  }
+  ASSERT_TRUE(store_->Put(Path("many/dir/inner"), "x").ok());
+  ASSERT_TRUE(store_->Put(Path("kept"), "x").ok());
+  paths.push_back(Path("many/dir"));                 // a directory: not an object
+  paths.push_back(Path("many/../kept"));             // refused, alone
+  paths.push_back("file:///elsewhere/outside-root");  // refused, alone
+  std::vector<Result<bool>> outcomes = store_->DeleteMany(paths);
+  ASSERT_EQ(outcomes.size(), paths.size());
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(outcomes[i].ok()) << paths[i] << ": " << outcomes[i].error().ToString();
+    EXPECT_EQ(*outcomes[i], i % 3 != 0) << paths[i];
+    EXPECT_EQ(store_->Head(paths[i]).error().code, ErrorCode::kNotFound) << paths[i];
+  }
+  ASSERT_TRUE(outcomes[300].ok());
+  EXPECT_FALSE(*outcomes[300]);
+  ASSERT_FALSE(outcomes[301].ok());
+  EXPECT_EQ(outcomes[301].error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(outcomes[301].error().message.find("many/../kept"), std::string::npos);
+  ASSERT_FALSE(outcomes[302].ok());
+  EXPECT_EQ(outcomes[302].error().code, ErrorCode::kInvalidArgument);
+  EXPECT_TRUE(store_->Head(Path("kept")).ok());
+  EXPECT_TRUE(store_->Head(Path("many/dir/inner")).ok());
+  EXPECT_TRUE(store_->DeleteMany({}).empty());
+}
+
 TEST_F(LocalStoreTest, ListIsAStringPrefixSortedWithSizes) {
   ASSERT_TRUE(store_->Put(Path("data/ns/t1/b.parquet"), "bb").ok());
   ASSERT_TRUE(store_->Put(Path("data/ns/t1/a.parquet"), "a").ok());

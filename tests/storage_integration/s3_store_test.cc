@@ -12,12 +12,16 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/encoding.h"
+#include "common/md5.h"
 #include "s3rver_process.h"
 #include "storage/object_store.h"
 #include "storage/s3_store.h"
@@ -214,6 +218,59 @@ TEST_F(S3StoreTest, MissingBucketIsAClearError) {
   EXPECT_NE(deleted.error().message.find("NoSuchBucket"), std::string::npos);
 }
 
+TEST_F(S3StoreTest, DeleteManyRemovesEveryKeyInChunks) {
+  // More keys than one DeleteObjects request takes, some never written
+  // (S3 does not tell those apart: they read as deleted too), and keys that
+  // need escaping in the request's XML.
+  std::vector<std::string> paths;
+  const size_t n = ObjectStore::kDeleteManyChunk + 40;
+  for (size_t i = 0; i < n; ++i) {
+    paths.push_back(Path("bulk/f" + std::to_string(i)));
+    if (i % 10 != 0) {
+      ASSERT_TRUE(store_->Put(paths.back(), "x").ok());
+    }
+  }
+  for (std::string key : {"bulk/a&b <c> 'd' \"e\".parquet", "bulk/caf\xc3\xa9 \xe2\x82\xac"}) {
+    paths.push_back(Path(key));
+    ASSERT_TRUE(store_->Put(paths.back(), "x").ok());
+  }
+  paths.push_back(paths[1]);                    // the same key twice
+  paths.push_back(Path("bulk/../escape"));      // refused, alone
+  paths.push_back("s3://other-bucket/key");     // outside the root, alone
+  ASSERT_TRUE(store_->Put(Path("survivor"), "x").ok());
+
+  std::vector<Result<bool>> outcomes = store_->DeleteMany(paths);
+  ASSERT_EQ(outcomes.size(), paths.size());
+  for (size_t i = 0; i < n + 3; ++i) {
+    ASSERT_TRUE(outcomes[i].ok()) << paths[i] << ": " << outcomes[i].error().ToString();
+    EXPECT_TRUE(*outcomes[i]) << paths[i];
+  }
+  ASSERT_FALSE(outcomes[n + 3].ok());
+  EXPECT_EQ(outcomes[n + 3].error().code, ErrorCode::kInvalidArgument);
+  ASSERT_FALSE(outcomes[n + 4].ok());
+  EXPECT_EQ(outcomes[n + 4].error().code, ErrorCode::kInvalidArgument);
+  auto left = store_->List(Path("bulk/"));
+  ASSERT_TRUE(left.ok()) << left.error().ToString();
+  EXPECT_TRUE(left->empty()) << left->size() << " objects left, first " << left->front().path;
+  EXPECT_TRUE(store_->Head(Path("survivor")).ok());
+  EXPECT_TRUE(store_->DeleteMany({}).empty());
+}
+
+TEST_F(S3StoreTest, DeleteManyOnAMissingBucketFailsEveryKey) {
+  auto store = Open("s3://no-such-bucket");
+  ASSERT_NE(store, nullptr);
+  std::vector<Result<bool>> outcomes =
+      store->DeleteMany({"s3://no-such-bucket/a", "s3://no-such-bucket/b"});
+  ASSERT_EQ(outcomes.size(), 2u);
+  for (const Result<bool>& outcome : outcomes) {
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_EQ(outcome.error().code, ErrorCode::kNotFound);
+    EXPECT_NE(outcome.error().message.find("NoSuchBucket"), std::string::npos)
+        << outcome.error().message;
+    EXPECT_NE(outcome.error().message.find("DeleteObjects"), std::string::npos);
+  }
+}
+
 // A port with nothing listening on it.
 int ClosedPort() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -268,6 +325,11 @@ class ScriptedServer {
   }
   int port() const { return port_; }
   int connections() const { return connections_; }
+  // Every request received, raw (request line, headers, body).
+  std::vector<std::string> requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return requests_;
+  }
 
   static std::string Response(int status, std::string_view body) {
     return "HTTP/1.1 " + std::to_string(status) +
@@ -288,12 +350,34 @@ class ScriptedServer {
         if (n <= 0) break;
         request.append(buffer, n);
       }
+      // The body too, when the request says how long it is.
+      const size_t head_end = request.find("\r\n\r\n");
+      const size_t length_at = Lowercase(request.substr(0, head_end)).find("content-length: ");
+      if (head_end != std::string::npos && length_at != std::string::npos) {
+        const size_t total = head_end + 4 + std::stoul(request.substr(length_at + 16));
+        while (request.size() < total) {
+          ssize_t n = read(client, buffer, sizeof(buffer));
+          if (n <= 0) break;
+          request.append(buffer, n);
+        }
+      }
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        requests_.push_back(request);
+      }
       (void)!write(client, response.data(), response.size());
       close(client);
     }
   }
 
+  static std::string Lowercase(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  }
+
   std::vector<std::string> responses_;
+  std::mutex mu_;
+  std::vector<std::string> requests_;
   int fd_;
   int port_;
   std::atomic<int> connections_{0};
@@ -344,6 +428,56 @@ TEST(S3RetryTest, ClientErrorsAreNotRetried) {
   // Unblock the server's second accept so it can finish.
   auto unblock = (*store)->Get("s3://bkt/k");
   EXPECT_TRUE(unblock.ok());
+}
+
+TEST(S3DeleteObjectsTest, PerKeyErrorsFailOnlyTheirKey) {
+  // One key deleted, one refused by name, one the response forgets.
+  ScriptedServer server({ScriptedServer::Response(
+      200,
+      "<?xml version=\"1.0\"?><DeleteResult><Deleted><Key>a&amp;1</Key></Deleted>"
+      "<Error><Key>b</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"
+      "</DeleteResult>")});
+  auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+  ASSERT_TRUE(store.ok());
+  std::vector<Result<bool>> outcomes =
+      (*store)->DeleteMany({"s3://bkt/a&1", "s3://bkt/b", "s3://bkt/c"});
+  ASSERT_EQ(outcomes.size(), 3u);
+  ASSERT_TRUE(outcomes[0].ok()) << outcomes[0].error().ToString();
+  EXPECT_TRUE(*outcomes[0]);
+  ASSERT_FALSE(outcomes[1].ok());
+  EXPECT_EQ(outcomes[1].error().message,
+            "S3 DeleteObjects s3://bkt/b failed: AccessDenied: Access Denied");
+  ASSERT_FALSE(outcomes[2].ok());
+  EXPECT_NE(outcomes[2].error().message.find("s3://bkt/c"), std::string::npos);
+  EXPECT_NE(outcomes[2].error().message.find("neither lists the key"), std::string::npos);
+
+  // One signed POST ?delete carrying the keys, escaped, and the body's MD5.
+  std::vector<std::string> requests = server.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const std::string& request = requests[0];
+  EXPECT_EQ(request.substr(0, request.find(' ', 5)), "POST /bkt?delete=") << request;
+  const std::string body = request.substr(request.find("\r\n\r\n") + 4);
+  EXPECT_NE(body.find("<Object><Key>a&amp;1</Key></Object><Object><Key>b</Key></Object>"
+                      "<Object><Key>c</Key></Object>"),
+            std::string::npos)
+      << body;
+  EXPECT_NE(request.find("Content-MD5: " + Base64Encode(Md5(body)) + "\r\n"), std::string::npos)
+      << request;
+  EXPECT_NE(request.find("Authorization: AWS4-HMAC-SHA256"), std::string::npos);
+}
+
+TEST(S3DeleteObjectsTest, AFailedRequestFailsItsWholeChunk) {
+  ScriptedServer server({ScriptedServer::Response(
+      400, "<Error><Code>MalformedXML</Code><Message>bad</Message></Error>")});
+  auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+  ASSERT_TRUE(store.ok());
+  std::vector<Result<bool>> outcomes = (*store)->DeleteMany({"s3://bkt/x", "s3://bkt/y"});
+  ASSERT_EQ(outcomes.size(), 2u);
+  for (const Result<bool>& outcome : outcomes) {
+    ASSERT_FALSE(outcome.ok());
+    EXPECT_NE(outcome.error().message.find("MalformedXML"), std::string::npos)
+        << outcome.error().message;
+  }
 }
 
 }  // namespace

@@ -2,12 +2,19 @@
 // real HTTP contract (issue 7, rows "expiry" and "cleanup").
 //
 //   maintenance_bench [--quick] [--hoglake PATH] [--snapshots N] [--batch B]
-//                     [--cleanup-batch C] [--seeders S]
+//                     [--cleanup-batch C] [--seeders S] [--store file|s3]
+//                     [--node PATH] [--s3rver-script PATH]
 //
 // Starts `hoglake serve` (embedded PostgreSQL) on a temporary data directory
 // (chmod 0755: PostgreSQL runs as another user) with the background expiry
 // and hydrator loops off, so only the calls below do maintenance. One catalog
 // with data path file://<dir>/data and two tables, ns.hist and ns.fg.
+// `--store s3` puts the data path on S3 instead: s3rver (npm, started through
+// tests/storage_integration/start_s3rver.mjs with `--node`, default `node`
+// on PATH; run from the source tree after `npm ci` in tests/interop), data
+// path s3://lake/mb<pid>; objects are written and checked through S3 (the
+// seeded keys spread over 256 prefixes, see hist_key), and cleanup deletes
+// them there.
 //
 // Seeding (timed separately, "seed"): N commits to ns.hist, one appended file
 // each (a real 64-byte object written under the data path first; column stats
@@ -74,6 +81,8 @@
 
 #include "bench_report.h"
 #include "bench_server.h"
+#include "s3rver_launch.h"
+#include "storage/object_store.h"
 
 namespace {
 
@@ -88,6 +97,9 @@ struct Options {
   int64_t cleanup_batch = 2000;
   int seeders = 4;
   double baseline_seconds = 3;
+  std::string store = "file";
+  std::string node = "node";
+  std::string s3rver_script = "tests/storage_integration/start_s3rver.mjs";
 };
 
 std::unique_ptr<httplib::Client> MakeClient(const std::string& url) {
@@ -126,13 +138,39 @@ class Api {
   std::unique_ptr<httplib::Client> client_;
 };
 
-// A real small object at file://<root>/<key>.
-void WriteObject(const std::string& root_dir, const std::string& key) {
-  std::ofstream out(root_dir + "/" + key, std::ios::binary);
-  static const std::string kBody(64, 'x');
-  out << kBody;
-  if (!out) Die("cannot write " + root_dir + "/" + key);
-}
+// Where the catalog's objects live: a directory (file://, written with plain
+// file writes, as a client's Parquet writer would) or an S3 prefix (through
+// hoglake's own S3 store).
+class Objects {
+ public:
+  Objects(std::string root_uri, std::string root_dir, std::unique_ptr<hoglake::ObjectStore> s3)
+      : root_uri_(std::move(root_uri)), root_dir_(std::move(root_dir)), s3_(std::move(s3)) {}
+  const std::string& root_uri() const { return root_uri_; }
+
+  // A real 64-byte object at <root>/<key>.
+  void Write(const std::string& key) {
+    static const std::string kBody(64, 'x');
+    if (s3_) {
+      hoglake::Status put = s3_->Put(root_uri_ + "/" + key, kBody);
+      if (!put.ok()) Die("cannot write " + key + ": " + put.error().ToString());
+      return;
+    }
+    std::ofstream out(root_dir_ + "/" + key, std::ios::binary);
+    out << kBody;
+    if (!out) Die("cannot write " + root_dir_ + "/" + key);
+  }
+  // Whether the object at `path` (a full URI) exists.
+  bool Exists(const std::string& path) {
+    if (!path.starts_with(root_uri_ + "/")) return false;
+    if (s3_) return s3_->Head(path).ok();
+    return fs::exists(root_dir_ + path.substr(root_uri_.size()));
+  }
+
+ private:
+  std::string root_uri_;
+  std::string root_dir_;  // file:// only
+  std::unique_ptr<hoglake::ObjectStore> s3_;
+};
 
 std::string CommitBody(const std::string& table, const std::string& path, int64_t rows) {
   return R"({"appends":[{"namespace":"ns","table":")" + table + R"(","files":[{"path":")" + path +
@@ -150,15 +188,14 @@ struct Foreground {
   std::string first_error;
 };
 
-void RunForeground(const std::string& url, const std::string& catalog, const std::string& root_uri,
-                   const std::string& root_dir, std::atomic<int64_t>& seq,
-                   const std::atomic<bool>& stop, Foreground& out) {
+void RunForeground(const std::string& url, const std::string& catalog, Objects& objects,
+                   std::atomic<int64_t>& seq, const std::atomic<bool>& stop, Foreground& out) {
   auto client = MakeClient(url);
   const std::string path = "/v1/catalogs/" + catalog + "/commit";
   while (!stop.load(std::memory_order_acquire)) {
     const std::string key = "fg/f" + std::to_string(seq.fetch_add(1)) + ".parquet";
-    WriteObject(root_dir, key);
-    const std::string body = CommitBody("fg", root_uri + "/" + key, 10);
+    objects.Write(key);
+    const std::string body = CommitBody("fg", objects.root_uri() + "/" + key, 10);
     const auto t0 = Clock::now();
     auto r = client->Post(path, body, "application/json");
     const double ms = Seconds(t0) * 1000;
@@ -260,6 +297,13 @@ int main(int argc, char** argv) {
       options.cleanup_batch = std::stoll(value());
     } else if (arg == "--seeders") {
       options.seeders = std::stoi(value());
+    } else if (arg == "--store") {
+      options.store = value();
+      if (options.store != "file" && options.store != "s3") Die("--store is file or s3");
+    } else if (arg == "--node") {
+      options.node = value();
+    } else if (arg == "--s3rver-script") {
+      options.s3rver_script = value();
     } else {
       Die("unknown argument " + arg);
     }
@@ -269,18 +313,38 @@ int main(int argc, char** argv) {
     options.baseline_seconds = 2;
   }
 
-  // ---- server ----
-  BenchServer server = BenchServer::Start(
-      "maintenance_bench", options.hoglake,
-      {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "0"}});
+  // ---- object store, server ----
+  const std::string catalog = "mb" + std::to_string(getpid());
+  hoglake::testing::S3rverLaunch s3;
+  std::vector<std::pair<std::string, std::string>> server_env = {
+      {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "0"}};
+  if (options.store == "s3") {
+    s3 = hoglake::testing::S3rverLaunch::Start(options.node.c_str(),
+                                               options.s3rver_script.c_str(), {"lake"});
+    if (!s3.error.empty()) Die(s3.error);
+    const hoglake::S3Config config = hoglake::testing::S3rverConfig(s3.port);
+    server_env.insert(server_env.end(), {{"AWS_ENDPOINT_URL_S3", config.endpoint},
+                                         {"AWS_ACCESS_KEY_ID", config.access_key_id},
+                                         {"AWS_SECRET_ACCESS_KEY", config.secret_access_key},
+                                         {"AWS_REGION", config.region}});
+  }
+  BenchServer server = BenchServer::Start("maintenance_bench", options.hoglake, server_env);
   const std::string& dir = server.dir;
   const std::string& url = server.url;
 
   const std::string root_dir = dir + "/data";
-  fs::create_directories(root_dir + "/hist");
-  fs::create_directories(root_dir + "/fg");
-  const std::string root_uri = "file://" + root_dir;
-  const std::string catalog = "mb" + std::to_string(getpid());
+  std::unique_ptr<hoglake::ObjectStore> s3_store;
+  std::string root_uri = "file://" + root_dir;
+  if (options.store == "s3") {
+    root_uri = "s3://lake/" + catalog;
+    auto opened = hoglake::OpenObjectStore(root_uri, hoglake::testing::S3rverConfig(s3.port));
+    if (!opened.ok()) Die(opened.error().ToString());
+    s3_store = std::move(*opened);
+  } else {
+    fs::create_directories(root_dir + "/hist");
+    fs::create_directories(root_dir + "/fg");
+  }
+  Objects objects(root_uri, root_dir, std::move(s3_store));
   const std::string c = "/v1/catalogs/" + catalog;
   Api api(url);
   api.Send("POST", "/v1/catalogs",
@@ -299,10 +363,25 @@ int main(int argc, char** argv) {
 
   // ---- seed ----
   const int64_t n = options.snapshots;
-  auto hist_key = [](int64_t i) { return "hist/s" + std::to_string(i) + ".parquet"; };
+  // On S3 the keys spread over 256 prefixes: s3rver keeps objects as files
+  // and, on every delete, lists the object's directory to see whether it
+  // became empty — with all N in one directory its deletes would measure that
+  // listing (S3 has no directories), not the cleanup.
+  const bool spread = options.store == "s3";
+  auto hist_key = [spread](int64_t i) {
+    return (spread ? "hist/" + std::to_string(i % 256) + "/s" : std::string("hist/s")) +
+           std::to_string(i) + ".parquet";
+  };
   {
     const auto t0 = Clock::now();
-    for (int64_t i = 0; i < n; ++i) WriteObject(root_dir, hist_key(i));
+    std::atomic<int64_t> next{0};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < options.seeders; ++w) {
+      writers.emplace_back([&] {
+        for (int64_t i; (i = next.fetch_add(1)) < n;) objects.Write(hist_key(i));
+      });
+    }
+    for (auto& t : writers) t.join();
     Emit("expiry_seed", "objects_written_per_second", static_cast<double>(n) / Seconds(t0),
          "objects/s");
   }
@@ -344,7 +423,7 @@ int main(int argc, char** argv) {
   Foreground before;
   {
     std::atomic<bool> stop{false};
-    std::thread fg([&] { RunForeground(url, catalog, root_uri, root_dir, fg_seq, stop, before); });
+    std::thread fg([&] { RunForeground(url, catalog, objects, fg_seq, stop, before); });
     std::this_thread::sleep_for(std::chrono::duration<double>(options.baseline_seconds));
     stop.store(true);
     fg.join();
@@ -365,7 +444,7 @@ int main(int argc, char** argv) {
   int64_t backlog_expired = 0, backlog_calls = 0;
   {
     std::atomic<bool> stop{false};
-    std::thread fg([&] { RunForeground(url, catalog, root_uri, root_dir, fg_seq, stop, during); });
+    std::thread fg([&] { RunForeground(url, catalog, objects, fg_seq, stop, during); });
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let it start committing
     const auto t0 = Clock::now();
     while (true) {
@@ -465,7 +544,7 @@ int main(int argc, char** argv) {
 
   // ---- checks ----
   int64_t seeded_left = 0;
-  for (int64_t i = 0; i < n; ++i) seeded_left += fs::exists(root_dir + "/" + hist_key(i));
+  for (int64_t i = 0; i < n; ++i) seeded_left += objects.Exists(root_uri + "/" + hist_key(i));
   Emit("cleanup", "queued_objects_left_on_disk", static_cast<double>(seeded_left), "count");
   if (seeded_left > 0) fail(std::to_string(seeded_left) + " queued objects still on disk");
 
@@ -478,8 +557,7 @@ int main(int argc, char** argv) {
               [](const auto& a, const auto& b) { return a.second < b.second; });
     int64_t row = -1;
     for (const auto& [path, range] : files) {
-      if (!path.starts_with(root_uri + "/") || !fs::exists(root_dir + path.substr(root_uri.size())))
-        ++referenced_deleted;
+      if (!objects.Exists(path)) ++referenced_deleted;
       if (row >= 0 && range.first != row)
         fail(std::string("row ids do not tile ns.") + table + " at " + std::to_string(row));
       if (row < 0 && std::string(table) == "fg" && range.first != 0)
@@ -524,6 +602,7 @@ int main(int argc, char** argv) {
   Emit("invariants", "ok", ok ? 1 : 0, "bool");
 
   server.Stop();
+  s3.Stop();
   if (ok) fs::remove_all(dir);
   return ok ? 0 : 1;
 }

@@ -53,8 +53,9 @@
 // (every process under the server, /proc utime + stime over the timed phase;
 // steadier than commits/s on a noisy machine, so the figure to compare in an
 // A/B), and the busiest PostgreSQL process's CPU ÷ wall time (near 1 when
-// one connection running batch after batch is the limit). One JSON line per
-// measurement:
+// one connection running batch after batch is the limit). Always: the
+// writers' own CPU per commit (this process) and the busy fraction of the
+// whole machine over the timed phase. One JSON line per measurement:
 // {"scenario","metric","value","unit"[,"ratio"]}.
 //
 // After the load it checks, for every catalog written (ours and floor):
@@ -291,6 +292,8 @@ struct RunResult {
   std::vector<WriterStats> writers;
   double seconds = 0;
   std::optional<TreeCpuDelta> cpu;  // over the timed phase, when the server is ours
+  double client_cpu = 0;             // this process's CPU seconds over the timed phase
+  double machine_busy = 0;           // busy fraction of all CPUs over the timed phase
 };
 
 // Runs `writers` threads: each calls `setup(i)` (untimed: connect), then
@@ -344,11 +347,15 @@ RunResult RunWriters(int writers, double seconds, pid_t cpu_root, Setup setup, C
   ready.wait();
   TreeCpu cpu_before;
   if (cpu_root > 0) cpu_before = SampleTreeCpu(cpu_root);
+  const double client_before = SelfCpuSeconds();
+  const MachineCpu machine_before = SampleMachineCpu();
   start = Clock::now();
   deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   go.count_down();
   for (auto& t : threads) t.join();
+  result.machine_busy = MachineBusyBetween(machine_before, SampleMachineCpu());
+  result.client_cpu = SelfCpuSeconds() - client_before;
   if (cpu_root > 0) result.cpu = CpuBetween(cpu_before, SampleTreeCpu(cpu_root));
   result.seconds =
       std::chrono::duration<double>(*std::max_element(finished.begin(), finished.end()) - start)
@@ -392,6 +399,13 @@ Summary Report(const std::string& scenario, const RunResult& r) {
     Emit(scenario, "postgres_cpu_per_commit", r.cpu->descendants * 1000 / static_cast<double>(ok),
          "ms");
     Emit(scenario, "busiest_backend_busy", r.cpu->busiest / r.seconds, "fraction");
+  }
+  if (ok > 0) {
+    // The writers' own CPU (HTTP or libpq clients, in this process) and how
+    // busy the whole machine was: on 2 shared cores, server + PostgreSQL +
+    // client CPU per commit bounds commits/s at about 2 ÷ their sum.
+    Emit(scenario, "client_cpu_per_commit", r.client_cpu * 1000 / static_cast<double>(ok), "ms");
+    Emit(scenario, "machine_busy", r.machine_busy, "fraction");
   }
   return s;
 }

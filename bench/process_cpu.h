@@ -13,9 +13,14 @@
 // batches can follow each other. A process that exits between the two
 // samples is not counted (the server's pool keeps its connections open, so
 // none does during a run); one that starts in between counts from zero.
+//
+// SampleMachineCpu reads /proc/stat: all CPUs' busy and total time, so that
+// MachineBusyBetween gives the fraction of the machine's CPU time that was
+// busy (ours, PostgreSQL's, the benchmark's own and anything else running).
 #pragma once
 
 #include <dirent.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -97,4 +102,36 @@ inline TreeCpuDelta CpuBetween(const TreeCpu& before, const TreeCpu& after) {
     d.busiest = std::max(d.busiest, used);
   }
   return d;
+}
+
+// CPU seconds this process (every thread) has used so far.
+inline double SelfCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+struct MachineCpu {
+  long long busy = 0;   // jiffies, all CPUs: everything but idle and iowait
+  long long total = 0;  // jiffies, all CPUs
+};
+
+inline MachineCpu SampleMachineCpu() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+            steal = 0;
+  in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+  MachineCpu m;
+  m.busy = user + nice + system + irq + softirq + steal;
+  m.total = m.busy + idle + iowait;
+  return m;
+}
+
+// The busy fraction of all CPUs between two samples (0 when none elapsed).
+inline double MachineBusyBetween(const MachineCpu& before, const MachineCpu& after) {
+  const long long total = after.total - before.total;
+  return total > 0 ? static_cast<double>(after.busy - before.busy) / static_cast<double>(total)
+                   : 0;
 }

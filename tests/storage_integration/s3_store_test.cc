@@ -466,6 +466,21 @@ TEST(S3DeleteObjectsTest, PerKeyErrorsFailOnlyTheirKey) {
   EXPECT_NE(request.find("Authorization: AWS4-HMAC-SHA256"), std::string::npos);
 }
 
+TEST(S3DeleteObjectsTest, IsRetriedOnServerErrors) {
+  // Deleting twice is harmless, so a 5xx is retried like a GET.
+  ScriptedServer server(
+      {ScriptedServer::Response(503, "<Error><Code>SlowDown</Code></Error>"),
+       ScriptedServer::Response(
+           200, "<DeleteResult><Deleted><Key>x</Key></Deleted></DeleteResult>")});
+  auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+  ASSERT_TRUE(store.ok());
+  std::vector<Result<bool>> outcomes = (*store)->DeleteMany({"s3://bkt/x"});
+  ASSERT_EQ(outcomes.size(), 1u);
+  ASSERT_TRUE(outcomes[0].ok()) << outcomes[0].error().ToString();
+  EXPECT_TRUE(*outcomes[0]);
+  EXPECT_EQ(server.connections(), 2);
+}
+
 TEST(S3DeleteObjectsTest, AFailedRequestFailsItsWholeChunk) {
   ScriptedServer server({ScriptedServer::Response(
       400, "<Error><Code>MalformedXML</Code><Message>bad</Message></Error>")});

@@ -42,6 +42,9 @@ struct CatalogServiceOptions {
   // Lets the server layer keep metrics without the catalog depending on it.
   // May be empty.
   CommitLockObserver commit_lock_observer;
+  // Told the number of commit requests of every group-commit batch run (a
+  // batch is one PostgreSQL transaction). May be empty.
+  std::function<void(size_t requests)> commit_batch_observer;
 };
 
 // Bounds of one group-commit batch (commit_batcher.h): requests, and files

@@ -417,6 +417,7 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     // The batch is drained before the lock is asked for: BEGIN, the lock
     // and the head read travel with the first segment's reads.
     const std::vector<CommitBatcher::Request*> batch = drain();
+    if (options_.commit_batch_observer) options_.commit_batch_observer(batch.size());
     CommitScope scope =
         CommitScope::Deferred(**conn, info.catalog_id, std::string(catalog),
                               options_.commit_lock_timeout_ms, options_.commit_lock_observer);

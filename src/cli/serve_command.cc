@@ -105,6 +105,9 @@ Status Serve(const ServeOptions& options) {
   service_options.commit_lock_observer = [&metrics](double seconds, bool timed_out) {
     metrics.RecordCommitLockWait(seconds, timed_out);
   };
+  service_options.commit_batch_observer = [&metrics](size_t requests) {
+    metrics.RecordCommitBatch(requests);
+  };
   catalog::CatalogService service(&pool, service_options);
   // Declared before the loop so a loop hook may use it (destroyed after).
   catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());

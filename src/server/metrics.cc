@@ -13,6 +13,9 @@ constexpr double kBounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
 constexpr double kLockWaitBounds[] = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                       0.5,   1,     2.5,  5,     10,   30,  60};
 
+// Requests per group-commit batch (at most kCommitBatchMaxRequests, 64).
+constexpr double kBatchBounds[] = {1, 2, 4, 8, 16, 32, 64};
+
 std::string Escape(const std::string& value) {
   std::string out;
   for (char c : value) {
@@ -105,6 +108,11 @@ void Metrics::RecordCommitLockWait(double seconds, bool timed_out) {
   if (timed_out) ++queue_timeouts_;
 }
 
+void Metrics::RecordCommitBatch(size_t requests) {
+  std::lock_guard lock(mutex_);
+  commit_batches_.Observe(kBatchBounds, static_cast<double>(requests));
+}
+
 void Metrics::RecordRequestQueueWait(double seconds) {
   std::lock_guard lock(mutex_);
   queue_waits_.Observe(kLockWaitBounds, seconds);
@@ -147,6 +155,9 @@ std::string Metrics::RenderPrometheus() const {
   out += "# HELP hoglake_commit_queue_timeouts_total Commit-lock waits that timed out.\n";
   out += "# TYPE hoglake_commit_queue_timeouts_total counter\n";
   out += "hoglake_commit_queue_timeouts_total " + std::to_string(queue_timeouts_) + "\n";
+  out += "# HELP hoglake_commit_batch_requests Commit requests per group-commit batch.\n";
+  out += "# TYPE hoglake_commit_batch_requests histogram\n";
+  commit_batches_.Render("hoglake_commit_batch_requests", "", kBatchBounds, &out);
   out += "# HELP hoglake_request_queue_wait_seconds Wait for a handler thread.\n";
   out += "# TYPE hoglake_request_queue_wait_seconds histogram\n";
   queue_waits_.Render("hoglake_request_queue_wait_seconds", "", kLockWaitBounds, &out);

@@ -7,11 +7,14 @@
 //     out); no per-catalog label, so its cardinality is fixed
 //   hoglake_commit_queue_timeouts_total                          counter
 //     those waits that hit HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (→ 503)
+//   hoglake_commit_batch_requests                                histogram
+//     commit requests per group-commit batch (one PostgreSQL transaction,
+//     one lock wait): near 1 when commits to a catalog do not overlap
 //   hoglake_request_queue_wait_seconds                           histogram
 //     how long a connection's first request waited for a handler thread
 //   hoglake_requests_shed_total                                  counter
 //     requests answered 503 because that wait passed the admission bound
-// The two commit-lock series are always rendered (zero before any wait).
+// The commit-lock and batch series are always rendered (zero before any).
 //
 // Beside those, two open families:
 //   counters added with AddToCounter (background work: snapshots expired,
@@ -48,6 +51,8 @@ class Metrics {
   void RecordCommit(const std::string& kind);
   // One commit-lock wait of `seconds`; `timed_out` also counts a queue timeout.
   void RecordCommitLockWait(double seconds, bool timed_out);
+  // One group-commit batch of `requests` commit requests.
+  void RecordCommitBatch(size_t requests);
   void RecordRequestQueueWait(double seconds);
   void RecordRequestShed();
   // Adds `delta` (> 0; 0 records nothing) to counter `name`{labels}.
@@ -78,6 +83,7 @@ class Metrics {
   std::map<std::string, Counter> counters_;
   std::vector<GaugeSample> gauges_;
   Histogram lock_waits_;
+  Histogram commit_batches_;
   uint64_t queue_timeouts_ = 0;
   Histogram queue_waits_;
   uint64_t requests_shed_ = 0;

@@ -24,6 +24,23 @@ TEST(MetricsTest, CommitLockSeriesRenderedBeforeAnyWait) {
   EXPECT_TRUE(Has(text, "hoglake_commit_queue_timeouts_total 0"));
 }
 
+TEST(MetricsTest, CommitBatchSizesFillCumulativeBuckets) {
+  Metrics metrics;
+  EXPECT_TRUE(Has(metrics.RenderPrometheus(), "hoglake_commit_batch_requests_count 0"));
+  for (size_t requests : {1, 1, 3, 8, 64}) metrics.RecordCommitBatch(requests);
+  const std::string text = metrics.RenderPrometheus();
+  EXPECT_TRUE(Has(text, "# TYPE hoglake_commit_batch_requests histogram"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"1\"} 2"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"2\"} 2"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"4\"} 3"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"8\"} 4"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"32\"} 4"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"64\"} 5"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_bucket{le=\"+Inf\"} 5"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_sum 77"));
+  EXPECT_TRUE(Has(text, "hoglake_commit_batch_requests_count 5"));
+}
+
 TEST(MetricsTest, CommitLockWaitsFillCumulativeBuckets) {
   Metrics metrics;
   metrics.RecordCommitLockWait(0.0002, false);

@@ -55,7 +55,9 @@
 // A/B), and the busiest PostgreSQL process's CPU ÷ wall time (near 1 when
 // one connection running batch after batch is the limit). Always: the
 // writers' own CPU per commit (this process) and the busy fraction of the
-// whole machine over the timed phase. One JSON line per measurement:
+// whole machine over the timed phase; for ours, the mean commit requests per
+// group-commit batch (the server's hoglake_commit_batch_requests). One JSON
+// line per measurement:
 // {"scenario","metric","value","unit"[,"ratio"]}.
 //
 // After the load it checks, for every catalog written (ours and floor):
@@ -417,6 +419,18 @@ void CountCommits(CatalogUnderTest& cat, const RunResult& r, bool shared) {
   }
 }
 
+// Sum and count of the server's hoglake_commit_batch_requests histogram.
+std::pair<double, double> BatchRequests(const std::string& url) {
+  auto r = MakeClient(url)->Get("/metrics");
+  if (!r || r->status != 200) return {0, 0};
+  auto sample = [&](const std::string& series) {
+    const size_t at = r->body.find("\n" + series + " ");
+    return at == std::string::npos ? 0.0 : std::atof(r->body.c_str() + at + series.size() + 2);
+  };
+  return {sample("hoglake_commit_batch_requests_sum"),
+          sample("hoglake_commit_batch_requests_count")};
+}
+
 // Ours: commits through HTTP.
 RunResult RunOurs(const std::string& url, const CatalogUnderTest& cat, int writers, bool shared,
                   double seconds, pid_t cpu_root) {
@@ -662,9 +676,18 @@ int main(int argc, char** argv) {
     for (int shared = 1; shared >= 0; --shared) {
       const std::string mode = shared ? "shared" : "private";
       CatalogUnderTest cat = fresh(mode, k, shared ? 1 : k);
+      const auto batched_before = BatchRequests(options.url);
       RunResult r = RunOurs(options.url, cat, k, shared, options.seconds, server.pid);
+      const auto batched_after = BatchRequests(options.url);
       CountCommits(cat, r, shared);
       Summary s = Report("append_contention_" + mode + kk, r);
+      // Requests per group-commit transaction (warm-up commits included).
+      if (batched_after.second > batched_before.second) {
+        Emit("append_contention_" + mode + kk, "requests_per_batch",
+             (batched_after.first - batched_before.first) /
+                 (batched_after.second - batched_before.second),
+             "requests");
+      }
       failures += s.conflicts + s.transport_errors;
       ours[shared] = s.commits_per_second;
       catalogs.push_back(std::move(cat));

@@ -294,8 +294,8 @@ struct RunResult {
   std::vector<WriterStats> writers;
   double seconds = 0;
   std::optional<TreeCpuDelta> cpu;  // over the timed phase, when the server is ours
-  double client_cpu = 0;             // this process's CPU seconds over the timed phase
-  double machine_busy = 0;           // busy fraction of all CPUs over the timed phase
+  double client_cpu = 0;            // this process's CPU seconds over the timed phase
+  double machine_busy = 0;          // busy fraction of all CPUs over the timed phase
 };
 
 // Runs `writers` threads: each calls `setup(i)` (untimed: connect), then

@@ -319,8 +319,8 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> server_env = {
       {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "0"}};
   if (options.store == "s3") {
-    s3 = hoglake::testing::S3rverLaunch::Start(options.node.c_str(),
-                                               options.s3rver_script.c_str(), {"lake"});
+    s3 = hoglake::testing::S3rverLaunch::Start(options.node.c_str(), options.s3rver_script.c_str(),
+                                               {"lake"});
     if (!s3.error.empty()) Die(s3.error);
     const hoglake::S3Config config = hoglake::testing::S3rverConfig(s3.port);
     server_env.insert(server_env.end(), {{"AWS_ENDPOINT_URL_S3", config.endpoint},

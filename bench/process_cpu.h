@@ -120,8 +120,7 @@ struct MachineCpu {
 inline MachineCpu SampleMachineCpu() {
   std::ifstream in("/proc/stat");
   std::string cpu;
-  long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
-            steal = 0;
+  long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
   in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
   MachineCpu m;
   m.busy = user + nice + system + irq + softirq + steal;
@@ -132,6 +131,5 @@ inline MachineCpu SampleMachineCpu() {
 // The busy fraction of all CPUs between two samples (0 when none elapsed).
 inline double MachineBusyBetween(const MachineCpu& before, const MachineCpu& after) {
   const long long total = after.total - before.total;
-  return total > 0 ? static_cast<double>(after.busy - before.busy) / static_cast<double>(total)
-                   : 0;
+  return total > 0 ? static_cast<double>(after.busy - before.busy) / static_cast<double>(total) : 0;
 }

@@ -36,6 +36,9 @@ namespace hoglake::catalog {
 struct CatalogServiceOptions {
   // Bound on waiting for a catalog's commit lock (0 = unbounded).
   int64_t commit_lock_timeout_ms = 30000;
+  // How long a group-commit batch may wait for the catalog's recent writers
+  // to come back before it starts (commit_batcher.h, "Gathering"); 0 = off.
+  int64_t commit_gather_micros = 0;
   // Told about every request-path wait for a commit lock (commits, DDL,
   // namespace/table/view create and drop, catalog creation) that ends granted
   // or timed out; background maintenance (expiry, retirement) is not reported.
@@ -308,8 +311,8 @@ class CatalogService {
   std::mutex identities_mutex_;
   std::map<std::string, CatalogIdentity, std::less<>> identities_;
   // Group commit of concurrent appends to one catalog (commit.cc).
-  std::unique_ptr<CommitBatcher> commit_batcher_ =
-      std::make_unique<CommitBatcher>(kCommitBatchMaxRequests, kCommitBatchMaxFiles);
+  std::unique_ptr<CommitBatcher> commit_batcher_ = std::make_unique<CommitBatcher>(
+      kCommitBatchMaxRequests, kCommitBatchMaxFiles, options_.commit_gather_micros);
 };
 
 }  // namespace hoglake::catalog

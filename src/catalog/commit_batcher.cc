@@ -1,5 +1,7 @@
 #include "catalog/commit_batcher.h"
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
 
 namespace hoglake::catalog {
@@ -8,6 +10,7 @@ Result<CommitResult> CommitBatcher::Submit(int64_t key, Request& request, const 
   std::unique_lock lock(mutex_);
   Queue& queue = queues_[key];  // std::map nodes are stable
   queue.waiting.push_back(&request);
+  if (queue.gathering) queue.arrivals.notify_one();
   if (!queue.running) {
     queue.running = true;
     request.lead = true;
@@ -20,9 +23,16 @@ Result<CommitResult> CommitBatcher::Submit(int64_t key, Request& request, const 
   std::vector<Request*> batch;
   bool drained = false;
   const Drain drain = [&]() {
-    std::lock_guard<std::mutex> guard(mutex_);
+    std::unique_lock<std::mutex> guard(mutex_);
     if (!drained) {
       drained = true;
+      const size_t target = std::min(queue.gather_target, max_requests_);
+      if (gather_micros_ > 0 && queue.waiting.size() < target) {
+        queue.gathering = true;
+        queue.arrivals.wait_for(guard, std::chrono::microseconds(gather_micros_),
+                                [&] { return queue.waiting.size() >= target; });
+        queue.gathering = false;
+      }
       int64_t weight = 0;
       while (!queue.waiting.empty() && batch.size() < max_requests_) {
         Request* next = queue.waiting.front();
@@ -49,14 +59,13 @@ Result<CommitResult> CommitBatcher::Submit(int64_t key, Request& request, const 
     if (r != &request) r->wake.notify_one();  // under the mutex: r outlives the notify
   }
   queue.running = false;
+  queue.gather_target = batch.size() + queue.waiting.size();
   if (!queue.waiting.empty()) {
     Request* next = queue.waiting.front();
     queue.running = true;
     next->lead = true;
     next->wake.notify_one();
-  } else {
-    queues_.erase(key);
-  }
+  }  // else the queue stays, idle, with its gather target (one per catalog)
   return std::move(*request.result);
 }
 

@@ -15,8 +15,18 @@
 //    result before it returns; results are released to their callers only
 //    then, so nothing is acknowledged before the batch's COMMIT returned.
 //  * When a batch ends, the oldest queued request (if any) becomes the next
-//    leader. There is no artificial wait: a request with nobody ahead of it
-//    runs at once, alone.
+//    leader. A request with nobody ahead of it and no batch before it runs at
+//    once, alone.
+//  * Gathering: when a batch ends, the requests it answered plus those
+//    queued behind it are the key's recent writers, and most come straight
+//    back with their next commit. So the next drain waits — at most
+//    `gather_micros`, and only while fewer than that many are queued — for
+//    them, instead of starting at once with half of them (writers would
+//    otherwise settle into two alternating half-size batches). The target
+//    follows the last batch, so it shrinks as writers leave; a key with one
+//    writer never waits. 0 turns gathering off. (A key's queue therefore
+//    stays once created, idle, to keep its target: one per catalog that
+//    committed in this process.)
 //  * Batches of different keys run concurrently; batches of one key never
 //    overlap in this process. Across processes the catalog's advisory lock
 //    (taken by the runner) still serializes them.
@@ -57,8 +67,8 @@ class CommitBatcher {
   using Drain = std::function<std::vector<Request*>()>;
   using Runner = std::function<void(const Drain& drain)>;
 
-  CommitBatcher(size_t max_requests, int64_t max_weight)
-      : max_requests_(max_requests), max_weight_(max_weight) {}
+  CommitBatcher(size_t max_requests, int64_t max_weight, int64_t gather_micros = 0)
+      : max_requests_(max_requests), max_weight_(max_weight), gather_micros_(gather_micros) {}
   CommitBatcher(const CommitBatcher&) = delete;
   CommitBatcher& operator=(const CommitBatcher&) = delete;
 
@@ -70,10 +80,16 @@ class CommitBatcher {
   struct Queue {
     std::deque<Request*> waiting;
     bool running = false;
+    // Requests the next drain gathers (the last batch's plus those queued
+    // when it ended); 0 before the key's first batch ended.
+    size_t gather_target = 0;
+    bool gathering = false;  // a drain waits on `arrivals`
+    std::condition_variable arrivals;
   };
 
   const size_t max_requests_;
   const int64_t max_weight_;
+  const int64_t gather_micros_;
   std::mutex mutex_;
   std::map<int64_t, Queue> queues_;
 };

@@ -102,6 +102,7 @@ Status Serve(const ServeOptions& options) {
   server::Metrics metrics;
   catalog::CatalogServiceOptions service_options;
   service_options.commit_lock_timeout_ms = EnvInt("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", 30000);
+  service_options.commit_gather_micros = EnvInt("HOGLAKE_COMMIT_GATHER_US", 1000);
   service_options.commit_lock_observer = [&metrics](double seconds, bool timed_out) {
     metrics.RecordCommitLockWait(seconds, timed_out);
   };

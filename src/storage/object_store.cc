@@ -32,8 +32,8 @@ std::vector<Result<bool>> ObjectStore::DeleteMany(const std::vector<std::string>
     for (size_t i; (i = next.fetch_add(1)) < paths.size();) outcomes[i] = Delete(paths[i]);
   };
   std::vector<std::thread> helpers;
-  for (size_t w = 1; w < static_cast<size_t>(kDeleteManyWorkers) &&
-                     paths.size() >= w * kDeleteManyPathsPerWorker;
+  for (size_t w = 1;
+       w < static_cast<size_t>(kDeleteManyWorkers) && paths.size() >= w * kDeleteManyPathsPerWorker;
        ++w) {
     helpers.emplace_back(work);
   }

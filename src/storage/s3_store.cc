@@ -315,7 +315,8 @@ std::vector<Result<bool>> S3Store::DeleteMany(const std::vector<std::string>& pa
     }
   };
   std::vector<std::thread> helpers;
-  for (size_t w = 1; w < std::min<size_t>(chunks, kDeleteManyWorkers); ++w) helpers.emplace_back(work);
+  for (size_t w = 1; w < std::min<size_t>(chunks, kDeleteManyWorkers); ++w)
+    helpers.emplace_back(work);
   work();
   for (std::thread& t : helpers) t.join();
   return outcomes;
@@ -364,10 +365,9 @@ void S3Store::DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
       "Deleted", [](std::string_view, const std::string&) -> Result<bool> { return true; });
   if (parsed.ok()) {
     parsed = each_keyed("Error", [&](std::string_view element, const std::string& key) {
-      return Result<bool>(IoError(
-          "S3 DeleteObjects s3://", bucket_, "/", key, " failed: ",
-          XmlFirstText(element, "Code").value_or("(no code)"), ": ",
-          XmlFirstText(element, "Message").value_or("(no message)")));
+      return Result<bool>(IoError("S3 DeleteObjects s3://", bucket_, "/", key,
+                                  " failed: ", XmlFirstText(element, "Code").value_or("(no code)"),
+                                  ": ", XmlFirstText(element, "Message").value_or("(no message)")));
     });
   }
   if (!parsed.ok()) {

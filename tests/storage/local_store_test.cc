@@ -112,8 +112,8 @@ TEST_F(LocalStoreTest, DeleteManyReportsEachPathOnItsOwn) {
   }
   ASSERT_TRUE(store_->Put(Path("many/dir/inner"), "x").ok());
   ASSERT_TRUE(store_->Put(Path("kept"), "x").ok());
-  paths.push_back(Path("many/dir"));                 // a directory: not an object
-  paths.push_back(Path("many/../kept"));             // refused, alone
+  paths.push_back(Path("many/dir"));                  // a directory: not an object
+  paths.push_back(Path("many/../kept"));              // refused, alone
   paths.push_back("file:///elsewhere/outside-root");  // refused, alone
   std::vector<Result<bool>> outcomes = store_->DeleteMany(paths);
   ASSERT_EQ(outcomes.size(), paths.size());

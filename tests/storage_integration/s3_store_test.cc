@@ -234,9 +234,9 @@ TEST_F(S3StoreTest, DeleteManyRemovesEveryKeyInChunks) {
     paths.push_back(Path(key));
     ASSERT_TRUE(store_->Put(paths.back(), "x").ok());
   }
-  paths.push_back(paths[1]);                    // the same key twice
-  paths.push_back(Path("bulk/../escape"));      // refused, alone
-  paths.push_back("s3://other-bucket/key");     // outside the root, alone
+  paths.push_back(paths[1]);                 // the same key twice
+  paths.push_back(Path("bulk/../escape"));   // refused, alone
+  paths.push_back("s3://other-bucket/key");  // outside the root, alone
   ASSERT_TRUE(store_->Put(Path("survivor"), "x").ok());
 
   std::vector<Result<bool>> outcomes = store_->DeleteMany(paths);
@@ -468,10 +468,9 @@ TEST(S3DeleteObjectsTest, PerKeyErrorsFailOnlyTheirKey) {
 
 TEST(S3DeleteObjectsTest, IsRetriedOnServerErrors) {
   // Deleting twice is harmless, so a 5xx is retried like a GET.
-  ScriptedServer server(
-      {ScriptedServer::Response(503, "<Error><Code>SlowDown</Code></Error>"),
-       ScriptedServer::Response(
-           200, "<DeleteResult><Deleted><Key>x</Key></Deleted></DeleteResult>")});
+  ScriptedServer server({ScriptedServer::Response(503, "<Error><Code>SlowDown</Code></Error>"),
+                         ScriptedServer::Response(
+                             200, "<DeleteResult><Deleted><Key>x</Key></Deleted></DeleteResult>")});
   auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
   ASSERT_TRUE(store.ok());
   std::vector<Result<bool>> outcomes = (*store)->DeleteMany({"s3://bkt/x"});

@@ -52,88 +52,75 @@ void WaitFor(const std::atomic<int>& counter, int value) {
   ASSERT_GE(counter.load(), value);
 }
 
+// One key's writers against a batcher with gathering window `gather_micros`.
+class Writers {
+ public:
+  explicit Writers(int64_t gather_micros)
+      : batcher_(64, 1000, gather_micros), runner_(recorder.runner()) {}
+  ~Writers() { Join(); }
+
+  // A writer commits once on its own thread.
+  void Submit() {
+    threads_.emplace_back([this] {
+      CommitBatcher::Request request;
+      EXPECT_TRUE(batcher_.Submit(7, request, runner_).ok());
+    });
+  }
+  // A runs alone (a key's first batch has nothing to gather) and is held
+  // while B and C queue behind it; then A's batch ends, with two queued.
+  void FirstAloneThenTwoQueued() {
+    recorder.hold = true;
+    Submit();
+    WaitFor(recorder.drained, 1);
+    Submit();
+    Submit();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // B and C queue
+    recorder.hold = false;
+  }
+  void Join() {
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+  }
+
+  Recorder recorder;
+
+ private:
+  CommitBatcher batcher_;
+  const CommitBatcher::Runner runner_;
+  std::vector<std::thread> threads_;
+};
+
 TEST(CommitBatcherTest, TheNextBatchGathersTheLastBatchsWriters) {
   // A window far longer than the test needs: the batch must start because
   // its target was reached, not because the window passed.
-  CommitBatcher batcher(64, 1000, /*gather_micros=*/60'000'000);
-  Recorder recorder;
-  const CommitBatcher::Runner runner = recorder.runner();
-  std::vector<std::thread> threads;
-  auto submit = [&] {
-    threads.emplace_back([&] {
-      CommitBatcher::Request request;
-      EXPECT_TRUE(batcher.Submit(7, request, runner).ok());
-    });
-  };
-  // A runs alone (nothing to gather for a key's first batch) and is held
-  // while B and C queue behind it.
-  recorder.hold = true;
-  submit();
-  WaitFor(recorder.drained, 1);
-  submit();
-  submit();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // B and C queue
-  recorder.hold = false;
-  // A's batch ended with two queued: the next gathers three. B leads and
-  // waits in its drain; D arriving then joins B and C.
-  WaitFor(recorder.draining, 2);
+  Writers writers(/*gather_micros=*/60'000'000);
+  writers.FirstAloneThenTwoQueued();
+  // A's batch answered one and left two queued: the next gathers three. B
+  // leads and waits in its drain; D arriving then joins B and C.
+  WaitFor(writers.recorder.draining, 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  EXPECT_EQ(recorder.drained.load(), 1) << "the second batch did not wait to gather";
-  submit();
-  WaitFor(recorder.drained, 2);
-  for (std::thread& t : threads) t.join();
-  EXPECT_EQ(recorder.sizes(), (std::vector<size_t>{1, 3}));
+  EXPECT_EQ(writers.recorder.drained.load(), 1) << "the second batch did not wait to gather";
+  writers.Submit();
+  writers.Join();
+  EXPECT_EQ(writers.recorder.sizes(), (std::vector<size_t>{1, 3}));
 }
 
 TEST(CommitBatcherTest, AnUnreachedTargetWaitsOnlyTheWindow) {
-  CommitBatcher batcher(64, 1000, /*gather_micros=*/20'000);
-  Recorder recorder;
-  const CommitBatcher::Runner runner = recorder.runner();
-  std::vector<std::thread> threads;
-  auto submit = [&] {
-    threads.emplace_back([&] {
-      CommitBatcher::Request request;
-      EXPECT_TRUE(batcher.Submit(7, request, runner).ok());
-    });
-  };
-  recorder.hold = true;
-  submit();
-  WaitFor(recorder.drained, 1);
-  submit();
-  submit();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  recorder.hold = false;
-  WaitFor(recorder.drained, 2);  // the target (3) never comes: B and C go after the window
-  for (std::thread& t : threads) t.join();
-  threads.clear();
+  Writers writers(/*gather_micros=*/20'000);
+  writers.FirstAloneThenTwoQueued();
+  writers.Join();  // the target (3) never comes: B and C go after the window
   // The key is idle now with a target of 2; a lone writer waits the window
   // once, runs alone, and from then on (target 1) never waits.
-  submit();
-  for (std::thread& t : threads) t.join();
-  EXPECT_EQ(recorder.sizes(), (std::vector<size_t>{1, 2, 1}));
+  writers.Submit();
+  writers.Join();
+  EXPECT_EQ(writers.recorder.sizes(), (std::vector<size_t>{1, 2, 1}));
 }
 
 TEST(CommitBatcherTest, NoGatheringWhenTheWindowIsZero) {
-  CommitBatcher batcher(64, 1000, /*gather_micros=*/0);
-  Recorder recorder;
-  const CommitBatcher::Runner runner = recorder.runner();
-  std::vector<std::thread> threads;
-  auto submit = [&] {
-    threads.emplace_back([&] {
-      CommitBatcher::Request request;
-      EXPECT_TRUE(batcher.Submit(7, request, runner).ok());
-    });
-  };
-  recorder.hold = true;
-  submit();
-  WaitFor(recorder.drained, 1);
-  submit();
-  submit();
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  recorder.hold = false;
-  WaitFor(recorder.drained, 2);
-  for (std::thread& t : threads) t.join();
-  EXPECT_EQ(recorder.sizes(), (std::vector<size_t>{1, 2}));
+  Writers writers(/*gather_micros=*/0);
+  writers.FirstAloneThenTwoQueued();
+  writers.Join();
+  EXPECT_EQ(writers.recorder.sizes(), (std::vector<size_t>{1, 2}));
 }
 
 }  // namespace

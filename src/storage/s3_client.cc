@@ -274,7 +274,9 @@ Result<S3Response> S3Client::Send(const S3Request& request) {
                           ": cannot reach ", scheme_, "://", host_, ": ", detail, " (after ",
                           attempt, attempt == 1 ? " attempt)" : " attempts)");
     } else {
-      retry = request.idempotent && (response.status >= 500 || response.status == 429);
+      // 501 Not Implemented is an answer, not a passing failure.
+      retry = request.idempotent &&
+              ((response.status >= 500 && response.status != 501) || response.status == 429);
       outcome = response;
     }
     if (!retry || attempt >= config_.max_attempts) break;

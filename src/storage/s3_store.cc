@@ -324,32 +324,57 @@ std::vector<Result<bool>> S3Store::DeleteMany(const std::vector<std::string>& pa
 
 void S3Store::DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
                           std::vector<Result<bool>>& outcomes) {
-  std::string body =
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
-      "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>false</Quiet>";
-  std::multimap<std::string_view, size_t> positions_of_key;  // key → positions in `keyed`
-  for (size_t p = 0; p < keyed.size(); ++p) {
-    body += StrCat("<Object><Key>", XmlEscape(keyed[p].second), "</Key></Object>");
-    positions_of_key.emplace(keyed[p].second, p);
+  if (!multi_delete_unsupported_.load()) {
+    std::string body =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+        "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>false</Quiet>";
+    for (const auto& entry : keyed) {
+      body += StrCat("<Object><Key>", XmlEscape(entry.second), "</Key></Object>");
+    }
+    body += "</Delete>";
+    S3Request request = ObjectRequest("DeleteObjects", "POST", bucket_, "");
+    request.query = {{"delete", ""}};
+    request.headers.push_back("Content-Type: application/xml");
+    // S3 refuses a DeleteObjects request without a body checksum.
+    request.headers.push_back(StrCat("Content-MD5: ", Base64Encode(Md5(body))));
+    request.body = body;  // deleting twice is harmless: retried like a GET
+    Result<S3Response> sent = client_->Send(request);
+    if (!sent.ok()) {
+      for (const auto& entry : keyed) outcomes[entry.first] = sent.error();
+      return;
+    }
+    const bool not_implemented =
+        sent->status == 501 ||
+        (sent->status >= 400 && XmlFirstText(sent->body, "Code") == "NotImplemented");
+    if (!not_implemented) {
+      if (sent->status >= 200 && sent->status <= 299) return SettleChunk(keyed, *sent, outcomes);
+      const Error error = S3Client::ResponseError(request, *sent);
+      for (const auto& entry : keyed) outcomes[entry.first] = error;
+      return;
+    }
+    // An S3-compatible service without multi-object delete (answering 501,
+    // or 400 with the code NotImplemented): from now on this store deletes
+    // key by key.
+    multi_delete_unsupported_.store(true);
   }
-  body += "</Delete>";
-  S3Request request = ObjectRequest("DeleteObjects", "POST", bucket_, "");
-  request.query = {{"delete", ""}};
-  request.headers.push_back("Content-Type: application/xml");
-  // S3 refuses a DeleteObjects request without a body checksum.
-  request.headers.push_back(StrCat("Content-MD5: ", Base64Encode(Md5(body))));
-  request.body = body;  // deleting twice is harmless: retried like a GET
+  for (const auto& [index, key] : keyed) {
+    outcomes[index] = Delete(StrCat(kS3Scheme, bucket_, "/", key));
+  }
+}
+
+void S3Store::SettleChunk(std::span<const std::pair<size_t, std::string>> keyed,
+                          const S3Response& response, std::vector<Result<bool>>& outcomes) {
   auto fail_all = [&](const Error& error) {
     for (const auto& entry : keyed) outcomes[entry.first] = error;
   };
-  Result<S3Response> response = SendExpectingSuccess(*client_, request);
-  if (!response.ok()) return fail_all(response.error());
+  std::multimap<std::string_view, size_t> positions_of_key;  // key → positions in `keyed`
+  for (size_t p = 0; p < keyed.size(); ++p) positions_of_key.emplace(keyed[p].second, p);
   // Every key comes back either <Deleted> or as a keyed <Error>; one the
   // response does not mention was not confirmed and counts as failed.
   std::vector<bool> settled(keyed.size(), false);
   auto each_keyed = [&](std::string_view tag, auto&& settle) -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string_view> elements,
-                             XmlElements(response->body, tag));
+                             XmlElements(response.body, tag));
     for (std::string_view element : elements) {
       std::optional<std::string> key = XmlFirstText(element, "Key");
       if (!key) continue;

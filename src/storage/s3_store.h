@@ -10,7 +10,8 @@
 // Get/GetRange 1 (2 when a range starts at or past the end); Head 1;
 // Delete 2 (HeadObject to report existence, then DeleteObject); DeleteMany
 // one DeleteObjects per 1,000 keys (up to four at once; a key that did not
-// exist reads as deleted: S3 does not tell them apart); List one
+// exist reads as deleted: S3 does not tell them apart), or Delete per key
+// on a service that answers DeleteObjects NotImplemented; List one
 // ListObjectsV2 per S3Config::list_page_size keys.
 //
 // Retries follow S3Config (idempotent requests on 5xx, 429, timeouts and
@@ -20,6 +21,7 @@
 // exist"); a missing bucket is kNotFound.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <span>
 #include <string>
@@ -57,12 +59,18 @@ class S3Store final : public ObjectStore {
   Result<std::string> Key(std::string_view path) const;
   // One DeleteObjects request for `keyed` ((index into outcomes, key) pairs,
   // at most kDeleteManyChunk); sets each pair's outcome.
+  // (A service without DeleteObjects: key by key, with Delete.)
   void DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
                    std::vector<Result<bool>>& outcomes);
+  // Each key's outcome from a 2xx DeleteObjects response.
+  void SettleChunk(std::span<const std::pair<size_t, std::string>> keyed,
+                   const S3Response& response, std::vector<Result<bool>>& outcomes);
 
   std::string root_uri_;  // "s3://bucket" or "s3://bucket/prefix"
   std::string bucket_;
   std::unique_ptr<S3Client> client_;
+  // Set once the service answered DeleteObjects NotImplemented.
+  std::atomic<bool> multi_delete_unsupported_{false};
 };
 
 }  // namespace hoglake

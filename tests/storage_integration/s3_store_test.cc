@@ -480,6 +480,37 @@ TEST(S3DeleteObjectsTest, IsRetriedOnServerErrors) {
   EXPECT_EQ(server.connections(), 2);
 }
 
+TEST(S3DeleteObjectsTest, AServiceWithoutItGetsDeletesKeyByKey) {
+  // NotImplemented, as 501 or as a 400 naming the code (not retried): this
+  // key, and every later one, goes by HeadObject + DeleteObject.
+  const std::string not_implemented =
+      "<Error><Code>NotImplemented</Code><Message>A header or query you provided requested a "
+      "function that is not implemented.</Message></Error>";
+  for (int status : {400, 501}) {
+    SCOPED_TRACE(status);
+    ScriptedServer server({ScriptedServer::Response(status, not_implemented),
+                           ScriptedServer::Response(200, ""), ScriptedServer::Response(204, ""),
+                           ScriptedServer::Response(404, ""), ScriptedServer::Response(204, "")});
+    auto store = OpenObjectStore("s3://bkt", LoopbackConfig(server.port()));
+    ASSERT_TRUE(store.ok());
+    std::vector<Result<bool>> first = (*store)->DeleteMany({"s3://bkt/x"});
+    ASSERT_EQ(first.size(), 1u);
+    ASSERT_TRUE(first[0].ok()) << first[0].error().ToString();
+    EXPECT_TRUE(*first[0]);
+    std::vector<Result<bool>> second = (*store)->DeleteMany({"s3://bkt/y"});
+    ASSERT_EQ(second.size(), 1u);
+    ASSERT_TRUE(second[0].ok()) << second[0].error().ToString();
+    EXPECT_FALSE(*second[0]);  // HEAD said 404: there was nothing to delete
+    std::vector<std::string> requests = server.requests();
+    ASSERT_EQ(requests.size(), 5u);
+    EXPECT_TRUE(requests[0].starts_with("POST /bkt?delete= ")) << requests[0];
+    EXPECT_TRUE(requests[1].starts_with("HEAD /bkt/x ")) << requests[1];
+    EXPECT_TRUE(requests[2].starts_with("DELETE /bkt/x ")) << requests[2];
+    EXPECT_TRUE(requests[3].starts_with("HEAD /bkt/y ")) << requests[3];
+    EXPECT_TRUE(requests[4].starts_with("DELETE /bkt/y ")) << requests[4];
+  }
+}
+
 TEST(S3DeleteObjectsTest, AFailedRequestFailsItsWholeChunk) {
   ScriptedServer server({ScriptedServer::Response(
       400, "<Error><Code>MalformedXML</Code><Message>bad</Message></Error>")});

@@ -390,6 +390,17 @@ TEST(MaintenanceRandomTest, InterleavedWritesAndMaintenanceNeverLoseAReferencedO
   std::atomic<bool> stop_audit{false};
   std::atomic<int> audits{0};
   std::thread auditor([&] { run.Audit(stop_audit, audits); });
+  // A failed ASSERT below returns early: stop and join the auditor then too
+  // (a joinable std::thread destroyed would abort the binary, leaving its
+  // servers behind instead of reporting the failure).
+  struct StopAuditor {
+    std::atomic<bool>& stop;
+    std::thread& thread;
+    ~StopAuditor() {
+      stop = true;
+      if (thread.joinable()) thread.join();
+    }
+  } stop_auditor_on_exit{stop_audit, auditor};
   for (int round = 0; round < kRounds; ++round) {
     std::vector<std::thread> workers;
     for (int w = 0; w < kThreads; ++w) workers.emplace_back([&, w] { run.Work(w, round); });
@@ -426,7 +437,7 @@ TEST(MaintenanceRandomTest, InterleavedWritesAndMaintenanceNeverLoseAReferencedO
   for (int i = 0; i < 50 && pg.Int(undrained) > 0; ++i) run.Cleanup("2000");
   EXPECT_EQ(pg.Int(undrained), 0) << "the removal queue should drain";
   stop_audit = true;
-  auditor.join();
+  if (auditor.joinable()) auditor.join();
   EXPECT_GT(audits.load(), 0);
   checkpoint("after the drain");
 

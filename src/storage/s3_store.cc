@@ -1,10 +1,8 @@
 #include "storage/s3_store.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <map>
-#include <thread>
 
 #include "common/encoding.h"
 #include "common/md5.h"
@@ -306,20 +304,17 @@ std::vector<Result<bool>> S3Store::DeleteMany(const std::vector<std::string>& pa
     }
   }
   const size_t chunks = (keyed.size() + kDeleteManyChunk - 1) / kDeleteManyChunk;
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t c; (c = next.fetch_add(1)) < chunks;) {
-      const size_t begin = c * kDeleteManyChunk;
-      const size_t end = std::min(keyed.size(), begin + kDeleteManyChunk);
-      DeleteChunk({keyed.data() + begin, end - begin}, outcomes);
-    }
-  };
-  std::vector<std::thread> helpers;
-  for (size_t w = 1; w < std::min<size_t>(chunks, kDeleteManyWorkers); ++w)
-    helpers.emplace_back(work);
-  work();
-  for (std::thread& t : helpers) t.join();
+  RunOnWorkers(chunks, std::min<size_t>(chunks, kDeleteManyWorkers), [&](size_t c) {
+    const size_t begin = c * kDeleteManyChunk;
+    const size_t end = std::min(keyed.size(), begin + kDeleteManyChunk);
+    DeleteChunk({keyed.data() + begin, end - begin}, outcomes);
+  });
   return outcomes;
+}
+
+void S3Store::FailChunk(std::span<const std::pair<size_t, std::string>> keyed, const Error& error,
+                        std::vector<Result<bool>>& outcomes) {
+  for (const auto& entry : keyed) outcomes[entry.first] = error;
 }
 
 void S3Store::DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
@@ -339,18 +334,13 @@ void S3Store::DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
     request.headers.push_back(StrCat("Content-MD5: ", Base64Encode(Md5(body))));
     request.body = body;  // deleting twice is harmless: retried like a GET
     Result<S3Response> sent = client_->Send(request);
-    if (!sent.ok()) {
-      for (const auto& entry : keyed) outcomes[entry.first] = sent.error();
-      return;
-    }
+    if (!sent.ok()) return FailChunk(keyed, sent.error(), outcomes);
     const bool not_implemented =
         sent->status == 501 ||
         (sent->status >= 400 && XmlFirstText(sent->body, "Code") == "NotImplemented");
     if (!not_implemented) {
       if (sent->status >= 200 && sent->status <= 299) return SettleChunk(keyed, *sent, outcomes);
-      const Error error = S3Client::ResponseError(request, *sent);
-      for (const auto& entry : keyed) outcomes[entry.first] = error;
-      return;
+      return FailChunk(keyed, S3Client::ResponseError(request, *sent), outcomes);
     }
     // An S3-compatible service without multi-object delete (answering 501,
     // or 400 with the code NotImplemented): from now on this store deletes
@@ -364,9 +354,6 @@ void S3Store::DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
 
 void S3Store::SettleChunk(std::span<const std::pair<size_t, std::string>> keyed,
                           const S3Response& response, std::vector<Result<bool>>& outcomes) {
-  auto fail_all = [&](const Error& error) {
-    for (const auto& entry : keyed) outcomes[entry.first] = error;
-  };
   std::multimap<std::string_view, size_t> positions_of_key;  // key → positions in `keyed`
   for (size_t p = 0; p < keyed.size(); ++p) positions_of_key.emplace(keyed[p].second, p);
   // Every key comes back either <Deleted> or as a keyed <Error>; one the
@@ -396,8 +383,10 @@ void S3Store::SettleChunk(std::span<const std::pair<size_t, std::string>> keyed,
     });
   }
   if (!parsed.ok()) {
-    return fail_all(InvalidData("S3 DeleteObjects on bucket ", bucket_,
-                                " returned a malformed response: ", parsed.error().message));
+    return FailChunk(keyed,
+                     InvalidData("S3 DeleteObjects on bucket ", bucket_,
+                                 " returned a malformed response: ", parsed.error().message),
+                     outcomes);
   }
   for (size_t p = 0; p < keyed.size(); ++p) {
     if (settled[p]) continue;

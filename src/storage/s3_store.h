@@ -62,6 +62,9 @@ class S3Store final : public ObjectStore {
   // (A service without DeleteObjects: key by key, with Delete.)
   void DeleteChunk(std::span<const std::pair<size_t, std::string>> keyed,
                    std::vector<Result<bool>>& outcomes);
+  // Sets every pair's outcome to `error`.
+  static void FailChunk(std::span<const std::pair<size_t, std::string>> keyed, const Error& error,
+                        std::vector<Result<bool>>& outcomes);
   // Each key's outcome from a 2xx DeleteObjects response.
   void SettleChunk(std::span<const std::pair<size_t, std::string>> keyed,
                    const S3Response& response, std::vector<Result<bool>>& outcomes);

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 #include <string>
 
 #include "pg_session.h"
@@ -29,12 +28,6 @@ int64_t CommitLockKey(int64_t catalog_id) {
 using Session = PgSession;
 
 // The value of an unlabelled sample `name` in Prometheus text, -1 if absent.
-double Sample(const std::string& text, const std::string& name) {
-  std::smatch m;
-  if (!std::regex_search(text, m, std::regex("(^|\n)" + name + " ([0-9.e+-]+)\n"))) return -1;
-  return std::stod(m[2].str());
-}
-
 TEST(CommitQueueTest, HeldCommitLockAnswers503AndWritesNothing) {
   const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "commit_queue_" + std::to_string(getpid());
@@ -109,10 +102,11 @@ TEST(CommitQueueTest, HeldCommitLockAnswers503AndWritesNothing) {
 
   const std::string metrics = call("GET", "/metrics").body;
   EXPECT_NE(metrics.find("# TYPE hoglake_commit_lock_wait_seconds histogram\n"), std::string::npos);
-  EXPECT_GE(Sample(metrics, "hoglake_commit_lock_wait_seconds_count"), lock_waits) << metrics;
+  EXPECT_GE(MetricSample(metrics, "hoglake_commit_lock_wait_seconds_count"), lock_waits) << metrics;
   // Both timed-out waits lasted at least the 300 ms bound.
-  EXPECT_GE(Sample(metrics, "hoglake_commit_lock_wait_seconds_sum"), 0.29 * timeouts) << metrics;
-  EXPECT_EQ(Sample(metrics, "hoglake_commit_queue_timeouts_total"), timeouts) << metrics;
+  EXPECT_GE(MetricSample(metrics, "hoglake_commit_lock_wait_seconds_sum"), 0.29 * timeouts)
+      << metrics;
+  EXPECT_EQ(MetricSample(metrics, "hoglake_commit_queue_timeouts_total"), timeouts) << metrics;
 
   server.Stop();
 }

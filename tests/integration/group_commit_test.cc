@@ -56,18 +56,14 @@ std::string AppendBody(const std::string& table, const std::string& files,
          files + "]" + group_extra + "}]}";
 }
 
-// The value of one series of /metrics (e.g. `name_bucket{le="4"}`); 0 when
-// it is absent.
-int64_t MetricSample(const std::string& series) {
-  const std::string text = S::Call("GET", "/metrics").body;
-  const std::string prefix = "\n" + series + " ";
-  const size_t at = text.find(prefix);
-  return at == std::string::npos ? 0 : std::atoll(text.c_str() + at + prefix.size());
+// The value of one series of the shared server's /metrics.
+int64_t ServerMetric(const std::string& series) {
+  return static_cast<int64_t>(MetricSample(S::Call("GET", "/metrics").body, series));
 }
 
 // hoglake_commit_lock_wait_seconds_count: one per lock acquisition, i.e. per
 // batch (informational only: how much batching a run saw is timing).
-int64_t LockWaits() { return MetricSample("hoglake_commit_lock_wait_seconds_count"); }
+int64_t LockWaits() { return ServerMetric("hoglake_commit_lock_wait_seconds_count"); }
 
 // Every request that wrote got its own snapshot: together, sorted, they are
 // exactly head_before + 1 .. the catalog's head, which is returned.
@@ -403,10 +399,10 @@ TEST(ConcurrencyTest, GroupCommitFusesABatchsWrites) {
   }
   const int64_t head_before = S::Call("GET", c).json["head_snapshot_id"].GetInt64();
   const std::string batches = "hoglake_commit_batch_requests";
-  const int64_t batches_before = MetricSample(batches + "_count");
-  const int64_t batched_before = MetricSample(batches + "_sum");
-  const int64_t singles_before = MetricSample(batches + "_bucket{le=\"1\"}");
-  const int64_t up_to_4_before = MetricSample(batches + "_bucket{le=\"4\"}");
+  const int64_t batches_before = ServerMetric(batches + "_count");
+  const int64_t batched_before = ServerMetric(batches + "_sum");
+  const int64_t singles_before = ServerMetric(batches + "_bucket{le=\"1\"}");
+  const int64_t up_to_4_before = ServerMetric(batches + "_bucket{le=\"4\"}");
 
   // The first request leads a batch of its own and waits for the lock; the
   // next three queue behind it and form the second batch.
@@ -470,10 +466,10 @@ TEST(ConcurrencyTest, GroupCommitFusesABatchsWrites) {
   }
   pg.Exec("DROP FUNCTION hog_test_count_rows()");
   // /metrics saw the two batches: one of one request, one of three.
-  EXPECT_EQ(MetricSample(batches + "_count") - batches_before, 2);
-  EXPECT_EQ(MetricSample(batches + "_sum") - batched_before, kRequests);
-  EXPECT_EQ(MetricSample(batches + "_bucket{le=\"1\"}") - singles_before, 1);
-  EXPECT_EQ(MetricSample(batches + "_bucket{le=\"4\"}") - up_to_4_before, 2);
+  EXPECT_EQ(ServerMetric(batches + "_count") - batches_before, 2);
+  EXPECT_EQ(ServerMetric(batches + "_sum") - batched_before, kRequests);
+  EXPECT_EQ(ServerMetric(batches + "_bucket{le=\"1\"}") - singles_before, 1);
+  EXPECT_EQ(ServerMetric(batches + "_bucket{le=\"4\"}") - up_to_4_before, 2);
   auto statement_rows = [&](const std::string& relation) {
     std::vector<int64_t> rows;
     for (const std::string& n :

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -41,14 +40,6 @@ std::vector<rapidjson::Document> AuditLines(const std::string& path) {
 std::string Str(const rapidjson::Document& d, const char* key) {
   auto it = d.FindMember(key);
   return it != d.MemberEnd() && it->value.IsString() ? it->value.GetString() : "";
-}
-
-// The value of series `series` (name plus exact label text) in Prometheus
-// text, -1 if absent.
-double Sample(const std::string& text, const std::string& series) {
-  const size_t at = text.find("\n" + series + " ");
-  if (at == std::string::npos) return -1;
-  return std::stod(text.substr(at + series.size() + 2));
 }
 
 TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
@@ -164,20 +155,21 @@ TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
   std::string text;
   for (int i = 0; i < 100; ++i) {
     text = metrics();
-    if (Sample(text, "hoglake_head_snapshot_id{catalog=\"lake\"}") == 4) break;
+    if (MetricSample(text, "hoglake_head_snapshot_id{catalog=\"lake\"}") == 4) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  EXPECT_EQ(Sample(text, "hoglake_head_snapshot_id{catalog=\"lake\"}"), 4) << text;
-  EXPECT_EQ(Sample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}"), 0);
-  EXPECT_EQ(Sample(text, "hoglake_snapshot_count{catalog=\"lake\"}"), 5);
-  EXPECT_EQ(Sample(text, "hoglake_live_files{catalog=\"lake\"}"), 2);
-  EXPECT_EQ(Sample(text, "hoglake_live_rows{catalog=\"lake\"}"), 20);
-  EXPECT_EQ(Sample(text, "hoglake_stats_pending_files{catalog=\"lake\"}"), 1);
-  EXPECT_EQ(Sample(text, "hoglake_table_count{catalog=\"lake\"}"), 1);
-  EXPECT_EQ(Sample(text, "hoglake_removal_queue_depth{catalog=\"lake\"}"), 0);
-  EXPECT_EQ(Sample(text, "hoglake_consumer_lag_snapshots{catalog=\"lake\",consumer=\"etl\"}"), 0);
-  EXPECT_GE(Sample(text, "hoglake_head_age_seconds{catalog=\"lake\"}"), 0);
-  EXPECT_GT(Sample(text, "hoglake_metrics_last_sample_epoch"), 1.7e9);
+  EXPECT_EQ(MetricSample(text, "hoglake_head_snapshot_id{catalog=\"lake\"}"), 4) << text;
+  EXPECT_EQ(MetricSample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}"), 0);
+  EXPECT_EQ(MetricSample(text, "hoglake_snapshot_count{catalog=\"lake\"}"), 5);
+  EXPECT_EQ(MetricSample(text, "hoglake_live_files{catalog=\"lake\"}"), 2);
+  EXPECT_EQ(MetricSample(text, "hoglake_live_rows{catalog=\"lake\"}"), 20);
+  EXPECT_EQ(MetricSample(text, "hoglake_stats_pending_files{catalog=\"lake\"}"), 1);
+  EXPECT_EQ(MetricSample(text, "hoglake_table_count{catalog=\"lake\"}"), 1);
+  EXPECT_EQ(MetricSample(text, "hoglake_removal_queue_depth{catalog=\"lake\"}"), 0);
+  EXPECT_EQ(MetricSample(text, "hoglake_consumer_lag_snapshots{catalog=\"lake\",consumer=\"etl\"}"),
+            0);
+  EXPECT_GE(MetricSample(text, "hoglake_head_age_seconds{catalog=\"lake\"}"), 0);
+  EXPECT_GT(MetricSample(text, "hoglake_metrics_last_sample_epoch"), 1.7e9);
   rapidjson::Document info;
   info.Parse(call("GET", "/v1/info").second.c_str());
   ASSERT_TRUE(info.HasMember("total_rows"));
@@ -209,16 +201,17 @@ TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
   EXPECT_EQ(AuditLines(audit_path).size(), before_idle);
 
   text = metrics();
-  EXPECT_EQ(Sample(text, "hoglake_snapshots_expired_total{catalog=\"lake\"}"), 5) << text;
-  EXPECT_EQ(Sample(text, "hoglake_expiry_files_queued_total{catalog=\"lake\"}"), 2);
-  EXPECT_EQ(Sample(text, "hoglake_files_removed_total{catalog=\"lake\"}"), 2);
+  EXPECT_EQ(MetricSample(text, "hoglake_snapshots_expired_total{catalog=\"lake\"}"), 5) << text;
+  EXPECT_EQ(MetricSample(text, "hoglake_expiry_files_queued_total{catalog=\"lake\"}"), 2);
+  EXPECT_EQ(MetricSample(text, "hoglake_files_removed_total{catalog=\"lake\"}"), 2);
   EXPECT_EQ(
-      Sample(text,
-             "hoglake_maintenance_runs_total{task=\"expiry\",trigger=\"manual\",status=\"ok\"}"),
+      MetricSample(
+          text, "hoglake_maintenance_runs_total{task=\"expiry\",trigger=\"manual\",status=\"ok\"}"),
       1);
   EXPECT_EQ(
-      Sample(text,
-             "hoglake_maintenance_runs_total{task=\"cleanup\",trigger=\"manual\",status=\"ok\"}"),
+      MetricSample(
+          text,
+          "hoglake_maintenance_runs_total{task=\"cleanup\",trigger=\"manual\",status=\"ok\"}"),
       2);
   // The gauges come from a periodic sample: wait for one taken after both
   // the expiry's commit and its maintenance-ledger row (written in a
@@ -227,15 +220,15 @@ TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
       "hoglake_maintenance_last_run_duration_seconds{catalog=\"lake\",task=\"expiry\"}";
   for (int i = 0; i < 100; ++i) {
     text = metrics();
-    if (Sample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}") == 5 &&
-        Sample(text, duration) >= 0) {
+    if (MetricSample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}") == 5 &&
+        MetricSample(text, duration) >= 0) {
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  EXPECT_EQ(Sample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}"), 5) << text;
-  EXPECT_EQ(Sample(text, "hoglake_live_files{catalog=\"lake\"}"), 0);
-  EXPECT_GE(Sample(text, duration), 0) << text;
+  EXPECT_EQ(MetricSample(text, "hoglake_earliest_snapshot_id{catalog=\"lake\"}"), 5) << text;
+  EXPECT_EQ(MetricSample(text, "hoglake_live_files{catalog=\"lake\"}"), 0);
+  EXPECT_GE(MetricSample(text, duration), 0) << text;
   server.Stop();
 }
 

@@ -174,6 +174,12 @@ TableLake NewTableLake(const std::string& ns, const std::string& table) {
   return lake;
 }
 
+double MetricSample(const std::string& text, const std::string& series) {
+  const size_t at = text.find("\n" + series + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + series.size() + 2));
+}
+
 }  // namespace hoglake::testing
 
 int main(int argc, char** argv) {

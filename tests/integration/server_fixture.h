@@ -64,6 +64,10 @@ class ServerEnvironment : public ::testing::Environment {
                           const std::string& content_type = "application/json");
 };
 
+// The value of series `series` (name plus exact label text, e.g.
+// `name_bucket{le="4"}`) in Prometheus text `text`; -1 when absent.
+double MetricSample(const std::string& text, const std::string& series);
+
 // A fresh, unique catalog name per call ("t1", "t2", …) with its own data path.
 std::string NewCatalog();
 

@@ -150,6 +150,17 @@ void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog) {
     ADD_FAILURE() << catalog << ": data file rows name table id " << table
                   << ", which does not exist";
   }
+  // Snapshot and change rows name catalogs that exist (no foreign key says
+  // so since V16).
+  for (const char* history : {"hog_snapshot", "hog_snapshot_change"}) {
+    const std::vector<std::string> unowned =
+        pg.Column(std::string("SELECT DISTINCT h.catalog_id::text FROM ") + history +
+                  " h WHERE NOT EXISTS (SELECT 1 FROM hog_catalog c WHERE c.catalog_id = "
+                  "h.catalog_id)");
+    for (const std::string& owner : unowned) {
+      ADD_FAILURE() << history << " rows name catalog id " << owner << ", which does not exist";
+    }
+  }
 }
 
 bool LocalObjectExists(const std::string& uri) {

@@ -43,7 +43,8 @@ void ExpectLiveTotalsKept(PgSession& pg, const std::string& catalog);
 
 // No column-stats or partition-value row outlives its data-file row (file-row
 // deletes remove them explicitly: V11 dropped the cascades), and every
-// data-file row names a table that exists (V15 dropped that foreign key).
+// data-file row names a table that exists (V15 dropped that foreign key),
+// and every snapshot and change row a catalog that exists (V16 dropped those).
 void ExpectNoOrphanFileChildren(PgSession& pg, const std::string& catalog);
 
 // For file:// paths: whether the object exists on disk.

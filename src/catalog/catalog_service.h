@@ -12,14 +12,18 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/advisory_locks.h"
 #include "catalog/alter_ops.h"
+#include "catalog/commit_batch.h"
 #include "catalog/commit_batcher.h"
 #include "catalog/commit_request.h"
 #include "catalog/commit_scope.h"
+#include "catalog/commit_state_cache.h"
 #include "catalog/feed_info.h"
 #include "catalog/file_info.h"
 #include "catalog/maintenance_info.h"
@@ -48,6 +52,14 @@ struct CatalogServiceOptions {
   // Told the number of commit requests of every group-commit batch run (a
   // batch is one PostgreSQL transaction). May be empty.
   std::function<void(size_t requests)> commit_batch_observer;
+  // Whether a catalog's batches may write on the state its last batch left,
+  // in one round trip (commit_state_cache.h); false: every batch reads
+  // first.
+  bool commit_state_cache = true;
+  // Told how every group-commit batch ran: "cached" (one round trip on the
+  // last batch's state), "read" (reads, then writes) or "fallback" (a cached
+  // attempt abandoned before COMMIT, then read). May be empty.
+  std::function<void(std::string_view path)> commit_path_observer;
 };
 
 // Bounds of one group-commit batch (commit_batcher.h): requests, and files
@@ -305,11 +317,27 @@ class CatalogService {
   struct TableAt;
   Result<TableAt> OpenTableAt(PgConnection& conn, const TableRef& table,
                               const SnapshotSelector& at);
+  // One group-commit batch of a catalog's commits (commit.cc): on the state
+  // its last batch left when there is one (RunCachedCommitBatch), else — or
+  // when that attempt falls back — reading first (RunCommitBatch).
+  Status RunBatch(int64_t catalog_id, const std::string& catalog, PgConnection& conn,
+                  std::span<BatchMember* const> members);
+  // The catalog's state, unless there is none or the cached path is paused.
+  std::optional<CommitStateCache> CommitState(int64_t catalog_id);
+  // Replaces the catalog's state (nullopt: forgets it); `pause` > 0 skips
+  // the cached path for that many batches.
+  void KeepCommitState(int64_t catalog_id, std::optional<CommitStateCache> state, int pause = 0);
 
   PgPool* pool_;
   CatalogServiceOptions options_;
   std::mutex identities_mutex_;
   std::map<std::string, CatalogIdentity, std::less<>> identities_;
+  struct CommitStateSlot {
+    std::optional<CommitStateCache> state;
+    int pause = 0;
+  };
+  std::mutex commit_states_mutex_;
+  std::map<int64_t, CommitStateSlot> commit_states_;  // by catalog id
   // Group commit of concurrent appends to one catalog (commit.cc).
   std::unique_ptr<CommitBatcher> commit_batcher_ = std::make_unique<CommitBatcher>(
       kCommitBatchMaxRequests, kCommitBatchMaxFiles, options_.commit_gather_micros);

@@ -281,6 +281,50 @@ class PendingCommit final : public BatchMember {
     return Status::Ok();
   }
 
+  // Only blind appends (no read snapshot, no key) to tables in the state; the
+  // path guard's read is answered as empty, which the batch checks.
+  std::optional<std::vector<PgResult>> CachedReads(const CommitStateCache& state) const override {
+    if (endpoint_ != CommitEndpoint::kPlain || request_.idempotency_key || request_.read_snapshot) {
+      return std::nullopt;
+    }
+    std::vector<PgResult> reads;
+    if (!request_ok_.ok()) return reads;  // refused before reading
+    for (const TableAppend& g : request_.appends) {
+      auto known = state.resolutions.find({g.namespace_name, g.table});
+      if (known == state.resolutions.end()) return std::nullopt;
+      reads.push_back(known->second);
+    }
+    if (!guard_->empty()) reads.emplace_back();
+    return reads;
+  }
+
+  std::vector<std::string> PublishedPaths() const override {
+    std::vector<std::string> paths;
+    if (!request_ok_.ok()) return paths;
+    for (const TableAppend& g : request_.appends) {
+      for (const FileRegistration& f : g.files) paths.push_back(f.path);
+    }
+    return paths;
+  }
+
+  void Reset() override {
+    result.reset();
+    tables_.clear();
+    mark_.reset();
+    staged_ = CommitResult{};
+  }
+
+  // Resolutions read without a read snapshot (their DDL column is false).
+  void Remember(std::span<const PgResult> reads, CommitStateCache& state) const override {
+    if (request_.read_snapshot || !request_ok_.ok()) return;
+    size_t next = request_.idempotency_key ? 1 : 0;
+    if (reads.size() < next + request_.appends.size()) return;
+    for (const TableAppend& g : request_.appends) {
+      const PgResult& r = reads[next++];
+      if (r.rows() > 0) state.resolutions.insert_or_assign({g.namespace_name, g.table}, r);
+    }
+  }
+
  private:
   // The checks that need the reads, in the contract's order.
   Status Decide(CommitScope& scope, std::span<const PgResult> reads, BatchLedger& ledger) {
@@ -358,6 +402,103 @@ class PendingCommit final : public BatchMember {
 
 }  // namespace
 
+namespace {
+
+// The state a committed batch left: its scope's head and allocators, with
+// `resolutions` kept for the tables whose row-id allocator it knows.
+CommitStateCache StateAfter(const CommitScope& scope, CommitStateCache known) {
+  const CommitScope::Position at = scope.position();
+  CommitStateCache state;
+  state.head = at.head;
+  state.next_file_id = at.next_file_id;
+  state.next_row_id = std::move(known.next_row_id);
+  for (const auto& [table, tally] : at.tallies) state.next_row_id[table] = tally.next_row_id;
+  for (auto& [name, rows] : known.resolutions) {
+    if (state.next_row_id.contains(rows.GetInt64(0, 0))) {
+      state.resolutions.emplace(name, std::move(rows));
+    }
+  }
+  return state;
+}
+
+// Batches a catalog skips the cached path for after a cached attempt fell
+// back (another writer is probably committing to it too).
+constexpr int kCachedPathPauseBatches = 16;
+
+}  // namespace
+
+std::optional<CommitStateCache> CatalogService::CommitState(int64_t catalog_id) {
+  if (!options_.commit_state_cache) return std::nullopt;
+  std::lock_guard<std::mutex> guard(commit_states_mutex_);
+  CommitStateSlot& slot = commit_states_[catalog_id];
+  if (slot.pause > 0) {
+    --slot.pause;
+    return std::nullopt;
+  }
+  return slot.state;
+}
+
+void CatalogService::KeepCommitState(int64_t catalog_id, std::optional<CommitStateCache> state,
+                                     int pause) {
+  if (!options_.commit_state_cache) return;
+  std::lock_guard<std::mutex> guard(commit_states_mutex_);
+  CommitStateSlot& slot = commit_states_[catalog_id];
+  slot.state = std::move(state);
+  if (pause > 0) slot.pause = pause;
+}
+
+Status CatalogService::RunBatch(int64_t catalog_id, const std::string& catalog, PgConnection& conn,
+                                std::span<BatchMember* const> members) {
+  const auto observe = [&](std::string_view path) {
+    if (options_.commit_path_observer) options_.commit_path_observer(path);
+  };
+  bool fell_back = false;
+  std::optional<CommitStateCache> state = CommitState(catalog_id);
+  if (state) {
+    CommitScope scope = CommitScope::Deferred(
+        conn, catalog_id, catalog, options_.commit_lock_timeout_ms, options_.commit_lock_observer);
+    Result<CachedBatch> cached = RunCachedCommitBatch(scope, members, *state);
+    if (!cached.ok()) {
+      KeepCommitState(catalog_id, std::nullopt);
+      observe("cached");
+      return cached.status();
+    }
+    if (*cached == CachedBatch::kCommitted) {
+      KeepCommitState(catalog_id, StateAfter(scope, std::move(*state)));
+      observe("cached");
+      return Status::Ok();
+    }
+    // Nothing committed; the scope rolls back as it goes.
+    for (BatchMember* m : members) m->Reset();
+    if (*cached == CachedBatch::kAbandoned) {
+      KeepCommitState(catalog_id, std::nullopt, kCachedPathPauseBatches);
+      state.reset();
+      fell_back = true;
+    }
+  }
+  CommitScope scope = CommitScope::Deferred(
+      conn, catalog_id, catalog, options_.commit_lock_timeout_ms, options_.commit_lock_observer);
+  CommitStateCache learned;
+  // Commits what the members wrote; when none did, the transaction is
+  // rolled back as the scope goes.
+  const Status ran = RunCommitBatch(scope, members, &learned);
+  if (!ran.ok()) {
+    KeepCommitState(catalog_id, std::nullopt);
+  } else if (scope.staged()) {
+    // Tables of the previous state this batch did not touch keep their
+    // entries when the batch began where that state left the catalog.
+    if (state && state->head.head_snapshot_id == learned.head.head_snapshot_id &&
+        state->head.schema_version == learned.head.schema_version &&
+        state->next_file_id == learned.next_file_id) {
+      learned.next_row_id = std::move(state->next_row_id);
+      learned.resolutions.merge(state->resolutions);  // the batch's own reads win
+    }
+    KeepCommitState(catalog_id, StateAfter(scope, std::move(learned)));
+  }
+  observe(fell_back ? "fallback" : "read");
+  return ran;
+}
+
 Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequest request,
                                             CommitEndpoint endpoint) {
   if (endpoint == CommitEndpoint::kPrepared && !request.idempotency_key) {
@@ -418,14 +559,9 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     // and the head read travel with the first segment's reads.
     const std::vector<CommitBatcher::Request*> batch = drain();
     if (options_.commit_batch_observer) options_.commit_batch_observer(batch.size());
-    CommitScope scope =
-        CommitScope::Deferred(**conn, info.catalog_id, std::string(catalog),
-                              options_.commit_lock_timeout_ms, options_.commit_lock_observer);
     std::vector<BatchMember*> members;
     for (CommitBatcher::Request* r : batch) members.push_back(r->member);
-    // Commits what the members wrote; when none did, the transaction is
-    // rolled back as the scope goes.
-    const Status ran = RunCommitBatch(scope, members);
+    const Status ran = RunBatch(info.catalog_id, std::string(catalog), **conn, members);
     for (CommitBatcher::Request* r : batch) {
       // Nothing of the batch committed (or it is unknown whether it did):
       // every writing member fails; keyed ones find their receipt if they

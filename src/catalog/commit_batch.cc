@@ -176,7 +176,8 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
 
 }  // namespace
 
-Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members) {
+Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members,
+                      CommitStateCache* learned) {
   bool committed = false;
   const Tail commit = [&] { return scope.CommitStatements(); };
   IsolatedRunner runner(scope, members.size() > 1);
@@ -184,6 +185,7 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members)
   const Build reads = [](BatchMember& m) -> Result<std::vector<PgStatement>> { return m.Reads(); };
   const Take evaluate = [&](BatchMember& m, std::span<const PgResult> results) {
     m.Evaluate(scope, results, ledger);
+    if (learned) m.Remember(results, *learned);
     return Status::Ok();
   };
   const Build writes = [&](BatchMember& m) { return m.Writes(scope); };
@@ -206,6 +208,11 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members)
     const std::vector<BatchMember*> segment(members.begin() + static_cast<std::ptrdiff_t>(next),
                                             members.begin() + static_cast<std::ptrdiff_t>(end));
     HOGLAKE_RETURN_IF_ERROR(runner.Run(segment, reads, evaluate));
+    if (learned && next == 0) {
+      // The head and file-id allocator the batch began on (read with BEGIN).
+      learned->head = scope.head();
+      learned->next_file_id = scope.position().next_file_id;
+    }
     std::vector<BatchMember*> writing;
     for (BatchMember* m : segment) {
       if (!m->result) writing.push_back(m);
@@ -223,6 +230,73 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members)
   // committed: the caller rolls back).
   if (scope.staged()) return scope.CommitStaged();
   return Status::Ok();
+}
+
+namespace {
+
+// Fails (division by zero) when an upload claims one of the paths ($2) or
+// one is queued for removal and not yet drained: what a path-guard read
+// (uploads.h) would have found.
+constexpr const char* kUnguardedPathsCheck =
+    "SELECT 1 / (NOT EXISTS (SELECT 1 FROM hog_upload WHERE catalog_id = $1 "
+    "AND path = ANY($2::text[])) AND NOT EXISTS (SELECT 1 FROM hog_file_removal "
+    "WHERE catalog_id = $1 AND drained_at IS NULL AND path = ANY($2::text[])))::int";
+
+}  // namespace
+
+Result<CachedBatch> RunCachedCommitBatch(CommitScope& scope, std::span<BatchMember* const> members,
+                                         const CommitStateCache& state) {
+  std::set<std::string> taken;
+  std::vector<std::vector<PgResult>> reads;
+  std::vector<std::optional<std::string>> paths;
+  for (BatchMember* m : members) {
+    for (const std::string& token : m->Conflicts()) {
+      // A second segment would read what the first wrote.
+      if (!taken.insert(token).second) return CachedBatch::kNeedsReads;
+    }
+    std::optional<std::vector<PgResult>> cached = m->CachedReads(state);
+    if (!cached) return CachedBatch::kNeedsReads;
+    reads.push_back(std::move(*cached));
+    for (std::string& path : m->PublishedPaths()) paths.emplace_back(std::move(path));
+  }
+  scope.AssumeHead(state.head, state.next_file_id, state.next_row_id);
+  BatchLedger ledger;
+  ledger.next_row_id = state.next_row_id;
+  for (size_t k = 0; k < members.size(); ++k) members[k]->Evaluate(scope, reads[k], ledger);
+  std::vector<BatchMember*> writing;
+  std::vector<std::vector<PgStatement>> per_member;
+  for (BatchMember* m : members) {
+    if (m->result) continue;  // refused (or answered) without writing
+    const CommitScope::Position at = scope.position();
+    Result<std::vector<PgStatement>> built = m->Writes(scope);
+    if (!built.ok()) {
+      scope.Restore(at);
+      m->result = built.error();
+      continue;
+    }
+    writing.push_back(m);
+    per_member.push_back(std::move(*built));
+  }
+  if (writing.empty()) return CachedBatch::kNeedsReads;
+  std::vector<PgStatement> statements = {scope.AssumedHeadCheck()};
+  if (!paths.empty()) {
+    statements.push_back(
+        {kUnguardedPathsCheck, {std::to_string(scope.catalog_id()), PgTextArray(paths)}});
+  }
+  for (PgStatement& s : FuseStatements(std::move(per_member)).statements) {
+    statements.push_back(std::move(s));
+  }
+  for (PgStatement& s : scope.CommitStatements()) statements.push_back(std::move(s));
+  const size_t commit_index = statements.size() - 1;
+  const PgConnection::PipelineOutcome outcome = scope.RunPipeline(statements);
+  if (outcome.error) {
+    // Before COMMIT: the transaction is aborted, nothing of it committed.
+    if (outcome.failed_index < commit_index) return CachedBatch::kAbandoned;
+    return *outcome.error;
+  }
+  for (BatchMember* m : writing) HOGLAKE_RETURN_IF_ERROR(m->Written({}));
+  scope.Committed();
+  return CachedBatch::kCommitted;
 }
 
 }  // namespace hoglake::catalog

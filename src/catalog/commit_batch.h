@@ -7,6 +7,8 @@
 //    Conflicts() share a token with an earlier member of the segment (the
 //    same idempotency key, the same path) starts a new segment, so it reads
 //    what the earlier one wrote.
+//  * RunCachedCommitBatch, below, writes a batch in one round trip when the
+//    catalog's last batch left a state to write on; otherwise:
 //  * Per segment, two round trips: every member's Reads() in one pipeline,
 //    then, after each member's Evaluate() decided whether it writes, every
 //    writing member's Writes() in another. Members evaluate and write in
@@ -40,6 +42,7 @@
 #include <vector>
 
 #include "catalog/commit_scope.h"
+#include "catalog/commit_state_cache.h"
 #include "catalog/pg_connection.h"
 
 namespace hoglake::catalog {
@@ -71,9 +74,51 @@ class BatchMember {
   // members') and sets `result`; an error breaks the batch.
   virtual Status Written(std::span<const PgResult> writes) = 0;
 
+  // The one-round-trip path (RunCachedCommitBatch). What Reads() would
+  // return, answered from `state` (a path-guard read as finding nothing), or
+  // nothing when the member must read (a table not in the state, a read
+  // snapshot, an idempotency key, uploads to claim).
+  virtual std::optional<std::vector<PgResult>> CachedReads(const CommitStateCache&) const {
+    return std::nullopt;
+  }
+  // The paths the member publishes: the batch checks that none is claimed
+  // by an upload or queued for removal, which its path-guard read would
+  // otherwise have found.
+  virtual std::vector<std::string> PublishedPaths() const { return {}; }
+  // Back to before Evaluate(), the cached attempt abandoned.
+  virtual void Reset() { result.reset(); }
+  // After a two-phase batch that committed: the table resolutions among its
+  // reads (as Evaluate() got them), kept in `state`.
+  virtual void Remember(std::span<const PgResult>, CommitStateCache&) const {}
+
   std::optional<Result<CommitResult>> result;
 };
 
-Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members);
+// `learned`, when given, receives the head and file-id allocator the batch
+// began on and what the members' reads taught (BatchMember::Remember).
+Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members,
+                      CommitStateCache* learned = nullptr);
+
+// The batch in one round trip, on `state` (commit_state_cache.h), for a
+// deferred `scope` not yet begun: every member's reads are answered from the
+// state, every writing member's writes built on the state's head and fused,
+// and one pipeline sends BEGIN, the lock, the head read, the check that the
+// catalog row still holds the state's head (CommitScope::AssumedHeadCheck),
+// the check that no published path is claimed or queued for removal, the
+// writes, the head update and COMMIT.
+//  * kCommitted: the batch is answered (written members committed, refused
+//    ones refused exactly as after reading).
+//  * kNeedsReads: nothing was sent — a member needs to read, two members'
+//    tokens clash, or no member writes.
+//  * kAbandoned: something in the pipeline before COMMIT failed (a check: the
+//    state is stale; or a write) and nothing was committed.
+//  After either of those the scope must be dropped (its transaction rolls
+//  back) and the members Reset() and run through RunCommitBatch on a new
+//  scope.
+//  * An error: the COMMIT or the connection failed; as for RunCommitBatch,
+//    nothing of the batch is known to have committed.
+enum class CachedBatch { kCommitted, kNeedsReads, kAbandoned };
+Result<CachedBatch> RunCachedCommitBatch(CommitScope& scope, std::span<BatchMember* const> members,
+                                         const CommitStateCache& state);
 
 }  // namespace hoglake::catalog

@@ -149,7 +149,7 @@ PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgState
     failed = locked.error();
   } else if (head_read && outcome.results[prefix - 1].rows() == 0) {
     failed = NotFound("catalog '", begin.catalog_name, "' not found");
-  } else if (head_read) {
+  } else if (head_read && !assumed_) {
     head_ = HeadFromRow(outcome.results[prefix - 1]);
     next_file_id_ = outcome.results[prefix - 1].GetInt64(0, kNextFileIdColumn);
   }
@@ -163,6 +163,26 @@ PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgState
         outcome.failed_index >= prefix ? outcome.failed_index - prefix : statements.size();
   }
   return outcome;
+}
+
+void CommitScope::AssumeHead(const CatalogHead& head, int64_t next_file_id,
+                             const std::map<int64_t, int64_t>& next_row_ids) {
+  head_ = head;
+  next_file_id_ = next_file_id;
+  assumed_head_ = head;
+  assumed_next_file_id_ = next_file_id;
+  assumed_ = true;
+  for (const auto& [table, next_row] : next_row_ids) {
+    tallies_.insert_or_assign(table, TableTally{next_row, next_row});
+  }
+}
+
+PgStatement CommitScope::AssumedHeadCheck() const {
+  return {
+      "SELECT 1 / (count(*) = 1)::int FROM hog_catalog WHERE catalog_id = $1 "
+      "AND last_snapshot_id = $2 AND schema_version = $3 AND next_file_id = $4",
+      {std::to_string(assumed_head_.catalog_id), std::to_string(assumed_head_.head_snapshot_id),
+       std::to_string(assumed_head_.schema_version), std::to_string(assumed_next_file_id_)}};
 }
 
 Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t count) {
@@ -262,18 +282,22 @@ std::vector<PgStatement> CommitScope::Flushes() const {
   if (!tallies_.empty()) {
     std::vector<int64_t> tables, files, rows, bytes;
     for (const auto& [table, tally] : tallies_) {
+      // An allocator AssumeHead set that nothing reserved from.
+      if (tally.files == 0 && tally.next_row_id == tally.first_row_id && tally.bytes == 0) continue;
       tables.push_back(table);
       files.push_back(tally.files);
       rows.push_back(tally.next_row_id - tally.first_row_id);
       bytes.push_back(tally.bytes);
     }
-    statements.push_back(
-        {"UPDATE hog_table_stats s SET file_count = s.file_count + u.f, "
-         "record_count = s.record_count + u.r, file_size_bytes = s.file_size_bytes + u.b, "
-         "next_row_id = s.next_row_id + u.r "
-         "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS u(t, f, r, b) "
-         "WHERE s.catalog_id = $1 AND s.table_id = u.t",
-         {catalog, PgIntArray(tables), PgIntArray(files), PgIntArray(rows), PgIntArray(bytes)}});
+    if (!tables.empty()) {
+      statements.push_back(
+          {"UPDATE hog_table_stats s SET file_count = s.file_count + u.f, "
+           "record_count = s.record_count + u.r, file_size_bytes = s.file_size_bytes + u.b, "
+           "next_row_id = s.next_row_id + u.r "
+           "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS u(t, f, r, b) "
+           "WHERE s.catalog_id = $1 AND s.table_id = u.t",
+           {catalog, PgIntArray(tables), PgIntArray(files), PgIntArray(rows), PgIntArray(bytes)}});
+    }
   }
   return statements;
 }

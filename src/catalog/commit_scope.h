@@ -67,6 +67,18 @@ class CommitScope {
 
   CommitScope(CommitScope&&) = default;
 
+  // For a deferred scope not yet begun: write on a head this process already
+  // knows (commit_state_cache.h) instead of the one the first pipeline reads.
+  // head(), the file-id allocator and the row-id allocators of
+  // `next_row_ids`' tables are set now, and the head read with BEGIN does not
+  // replace them; the caller sends AssumedHeadCheck() first in that pipeline.
+  void AssumeHead(const CatalogHead& head, int64_t next_file_id,
+                  const std::map<int64_t, int64_t>& next_row_ids);
+  // A statement that fails (division by zero, SQLSTATE 22012) unless the
+  // catalog row still holds the assumed head's last snapshot and schema
+  // version and the assumed file-id allocator.
+  PgStatement AssumedHeadCheck() const;
+
   PgConnection& conn() { return *conn_; }
   // RunPipeline on the connection, after the deferred beginning if it has
   // not been sent. A failure there (the lock not acquired in time, the
@@ -162,6 +174,9 @@ class CommitScope {
   PgConnection* conn_;
   std::optional<PgTransaction> txn_;       // absent until a deferred scope began
   std::optional<DeferredBegin> deferred_;  // not sent yet
+  bool assumed_ = false;                   // AssumeHead: the read head is not taken
+  CatalogHead assumed_head_;
+  int64_t assumed_next_file_id_ = 0;
   CatalogHead head_;
   bool staged_ = false;          // a snapshot was staged since Begin
   int64_t next_file_id_ = 0;     // read with the head

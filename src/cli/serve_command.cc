@@ -109,6 +109,14 @@ Status Serve(const ServeOptions& options) {
   service_options.commit_batch_observer = [&metrics](size_t requests) {
     metrics.RecordCommitBatch(requests);
   };
+  service_options.commit_state_cache = EnvInt("HOGLAKE_COMMIT_STATE_CACHE", 1) != 0;
+  service_options.commit_path_observer = [&metrics](std::string_view path) {
+    metrics.AddToCounter("hoglake_commit_batches_total",
+                         "Group-commit batches by how they ran: cached (one round trip on the "
+                         "state the catalog's last batch left), read (reads, then writes), "
+                         "fallback (a cached attempt abandoned before COMMIT, then read).",
+                         {{"path", std::string(path)}}, 1);
+  };
   catalog::CatalogService service(&pool, service_options);
   // Declared before the loop so a loop hook may use it (destroyed after).
   catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());

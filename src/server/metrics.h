@@ -10,6 +10,10 @@
 //   hoglake_commit_batch_requests                                histogram
 //     commit requests per group-commit batch (one PostgreSQL transaction,
 //     one lock wait): near 1 when commits to a catalog do not overlap
+//   hoglake_commit_batches_total{path}                           counter
+//     group-commit batches by how they ran: cached (one round trip on the
+//     state the catalog's last batch left), read, fallback (a cached attempt
+//     rolled back, then read); appears once counted
 //   hoglake_request_queue_wait_seconds                           histogram
 //     how long a connection's first request waited for a handler thread
 //   hoglake_requests_shed_total                                  counter

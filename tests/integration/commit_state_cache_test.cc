@@ -44,6 +44,16 @@ std::string CatalogIdOf(const std::string& name) {
   return "(SELECT catalog_id FROM hog_catalog WHERE name = '" + name + "')";
 }
 
+// A catalog with table ns.t and one commit to it, so its next batch has a
+// state to write on.
+TableLake LakeWithOneCommit() {
+  TableLake lake = NewTableLake("ns", "t");
+  ApiResponse r =
+      S::Call("POST", lake.catalog + "/commit", Append("t", FilesJson(lake.data + "a", 2)));
+  EXPECT_EQ(r.status, 200) << r.body;
+  return lake;
+}
+
 // The beneath-the-API invariants of a catalog after the commits of a test.
 void ExpectBookkeeping(const std::string& catalog) {
   PgSession pg(TestPgConninfo("hoglake"));
@@ -159,10 +169,7 @@ TEST(CommitStateCacheTest, AnotherServerCommittingIsSeen) {
 // head check sees it, and the batch must allocate after the moved value —
 // a stale allocator written back would move it backwards.
 TEST(CommitStateCacheTest, AnAllocatorMovedBeneathIsSeen) {
-  const TableLake lake = NewTableLake("ns", "t");
-  ASSERT_EQ(
-      S::Call("POST", lake.catalog + "/commit", Append("t", FilesJson(lake.data + "a", 2))).status,
-      200);
+  const TableLake lake = LakeWithOneCommit();
   PgSession pg(TestPgConninfo("hoglake"));
   ASSERT_TRUE(pg.ok());
   const std::string id = CatalogIdOf(lake.name);
@@ -179,10 +186,7 @@ TEST(CommitStateCacheTest, AnAllocatorMovedBeneathIsSeen) {
 }
 
 TEST(CommitStateCacheTest, PathsQueuedForRemovalAreRefusedAsWhenReading) {
-  const TableLake lake = NewTableLake("ns", "t");
-  ASSERT_EQ(
-      S::Call("POST", lake.catalog + "/commit", Append("t", FilesJson(lake.data + "a", 2))).status,
-      200);
+  const TableLake lake = LakeWithOneCommit();
   const std::string queued = lake.data + "queued";
   {
     PgSession pg(TestPgConninfo("hoglake"));

@@ -19,7 +19,6 @@
 
 #include "catalog/advisory_locks.h"
 #include "catalog/alter_ops.h"
-#include "catalog/commit_batch.h"
 #include "catalog/commit_batcher.h"
 #include "catalog/commit_request.h"
 #include "catalog/commit_scope.h"
@@ -36,6 +35,8 @@
 #include "catalog/uploads.h"
 
 namespace hoglake::catalog {
+
+class BatchMember;  // commit_batch.h
 
 struct CatalogServiceOptions {
   // Bound on waiting for a catalog's commit lock (0 = unbounded).

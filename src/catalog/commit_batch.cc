@@ -19,6 +19,18 @@ using Take = std::function<Status(BatchMember&, std::span<const PgResult>)>;
 // the members' are.
 using Tail = std::function<std::vector<PgStatement>()>;
 
+// The member's statements at the scope's position; on a refusal the scope
+// goes back, the member keeps its error and nothing is returned.
+std::optional<std::vector<PgStatement>> BuildMember(CommitScope& scope, BatchMember& m,
+                                                    const Build& build) {
+  const CommitScope::Position at = scope.position();
+  Result<std::vector<PgStatement>> built = build(m);
+  if (built.ok()) return std::move(*built);
+  scope.Restore(at);
+  m.result = built.error();
+  return std::nullopt;
+}
+
 // Sends members' statements in one pipeline, each member's after a savepoint
 // of its own when `isolate`, and hands each member its results. A statement
 // failing inside member k's statements: the members before k take their
@@ -50,17 +62,6 @@ class IsolatedRunner {
     CommitScope::Position at;
   };
 
-  // The member's statements at the scope's position; on a refusal the scope
-  // goes back, the member keeps its error and nothing is returned.
-  std::optional<std::vector<PgStatement>> BuildMember(BatchMember& m, const Build& build) {
-    const CommitScope::Position at = scope_.position();
-    Result<std::vector<PgStatement>> built = build(m);
-    if (built.ok()) return std::move(*built);
-    scope_.Restore(at);
-    m.result = built.error();
-    return std::nullopt;
-  }
-
   CommitScope& scope_;
   const bool isolate_;
   bool savepoint_exists_ = false;  // RELEASE it before taking the next
@@ -72,7 +73,7 @@ Result<bool> IsolatedRunner::RunFused(const std::vector<BatchMember*>& pending, 
   std::vector<BatchMember*> writing, refused;
   std::vector<std::vector<PgStatement>> per_member;
   for (BatchMember* m : pending) {
-    std::optional<std::vector<PgStatement>> built = BuildMember(*m, build);
+    std::optional<std::vector<PgStatement>> built = BuildMember(scope_, *m, build);
     if (!built) {
       refused.push_back(m);
       continue;
@@ -123,7 +124,7 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
     bool sends_savepoint = false;
     for (BatchMember* m : pending) {
       const CommitScope::Position at = scope_.position();
-      std::optional<std::vector<PgStatement>> built = BuildMember(*m, build);
+      std::optional<std::vector<PgStatement>> built = BuildMember(scope_, *m, build);
       if (!built) continue;
       if (isolate_ && !built->empty()) {
         if (savepoint_exists_ || sends_savepoint) statements.push_back({kReleaseSavepoint, {}});
@@ -263,17 +264,13 @@ Result<CachedBatch> RunCachedCommitBatch(CommitScope& scope, std::span<BatchMemb
   BatchLedger ledger;
   ledger.next_row_id = state.next_row_id;
   for (size_t k = 0; k < members.size(); ++k) members[k]->Evaluate(scope, reads[k], ledger);
+  const Build writes = [&](BatchMember& m) { return m.Writes(scope); };
   std::vector<BatchMember*> writing;
   std::vector<std::vector<PgStatement>> per_member;
   for (BatchMember* m : members) {
     if (m->result) continue;  // refused (or answered) without writing
-    const CommitScope::Position at = scope.position();
-    Result<std::vector<PgStatement>> built = m->Writes(scope);
-    if (!built.ok()) {
-      scope.Restore(at);
-      m->result = built.error();
-      continue;
-    }
+    std::optional<std::vector<PgStatement>> built = BuildMember(scope, *m, writes);
+    if (!built) continue;
     writing.push_back(m);
     per_member.push_back(std::move(*built));
   }

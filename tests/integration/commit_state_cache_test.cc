@@ -56,6 +56,16 @@ TableLake LakeWithOneCommit() {
   return lake;
 }
 
+// A second server process on the shared server's database (no background
+// expiry), serving the same catalogs.
+void StartSecondServer(ServerProcess& other) {
+  char server_dir[] = "/tmp/hoglake-cache-XXXXXX";
+  ASSERT_NE(mkdtemp(server_dir), nullptr);
+  other.Start(server_dir, {"--database-url", TestDatabaseUrl("hoglake")},
+              {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
+  ASSERT_TRUE(other.running());
+}
+
 // The beneath-the-API invariants of a catalog after the commits of a test.
 void ExpectBookkeeping(const std::string& catalog) {
   PgSession pg(TestPgConninfo("hoglake"));
@@ -141,12 +151,8 @@ TEST(CommitStateCacheTest, DdlBetweenCommitsIsSeen) {
 
 TEST(CommitStateCacheTest, AnotherServerCommittingIsSeen) {
   const TableLake lake = NewTableLake("ns", "t");
-  char server_dir[] = "/tmp/hoglake-cache-XXXXXX";
-  ASSERT_NE(mkdtemp(server_dir), nullptr);
   ServerProcess other;
-  other.Start(server_dir, {"--database-url", TestDatabaseUrl("hoglake")},
-              {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
-  ASSERT_TRUE(other.running());
+  ASSERT_NO_FATAL_FAILURE(StartSecondServer(other));
   const int64_t fallbacks_before = BatchesBy(S::base_url(), "fallback");
   int64_t head = S::Call("GET", lake.catalog).json["head_snapshot_id"].GetInt64();
   // Two commits on one server (so it has a state to write on), then two on
@@ -166,17 +172,13 @@ TEST(CommitStateCacheTest, AnotherServerCommittingIsSeen) {
   ExpectBookkeeping(lake.name);
 }
 
-// Both servers at once, four writers each, with a column added halfway: the
+// Both servers at once, four writers each, with a column renamed halfway: the
 // batches of each server keep finding their state stale, and every commit
 // still lands exactly once with dense snapshot ids and tiled row ids.
 TEST(CommitStateCacheTest, TwoServersCommittingConcurrentlyStayConsistent) {
   const TableLake lake = NewTableLake("ns", "t");
-  char server_dir[] = "/tmp/hoglake-cache-XXXXXX";
-  ASSERT_NE(mkdtemp(server_dir), nullptr);
   ServerProcess other;
-  other.Start(server_dir, {"--database-url", TestDatabaseUrl("hoglake")},
-              {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
-  ASSERT_TRUE(other.running());
+  ASSERT_NO_FATAL_FAILURE(StartSecondServer(other));
   const int64_t head_before = S::Call("GET", lake.catalog).json["head_snapshot_id"].GetInt64();
   constexpr int kWritersEach = 4;
   constexpr int kCommitsEach = 25;

@@ -80,6 +80,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -157,9 +158,23 @@ class Api {
   std::unique_ptr<httplib::Client> client_;
 };
 
+// pyhoglake's layout, <data_path>/data/<ns>/<table>/<uuid4>.parquet, with a
+// name that looks random (as a UUID is) but is a function of the writer,
+// commit and file, so every run writes the same paths.
 std::string FilePath(const std::string& catalog, int writer, int64_t seq, int f) {
-  return "s3://bench/" + catalog + "/w" + std::to_string(writer) + "-" + std::to_string(seq) + "-" +
-         std::to_string(f) + ".parquet";
+  uint64_t x = (static_cast<uint64_t>(writer) << 48) ^ (static_cast<uint64_t>(seq) << 8) ^
+               static_cast<uint64_t>(f);
+  auto mix = [&x] {  // splitmix64
+    x += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = x;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  char name[33];
+  std::snprintf(name, sizeof name, "%016llx%016llx", static_cast<unsigned long long>(mix()),
+                static_cast<unsigned long long>(mix()));
+  return "s3://bench/" + catalog + "/data/ns/w" + std::to_string(writer) + "/" + name + ".parquet";
 }
 
 std::string CommitBody(const std::string& catalog, const std::string& table, int writer,
@@ -419,16 +434,24 @@ void CountCommits(CatalogUnderTest& cat, const RunResult& r, bool shared) {
   }
 }
 
-// Sum and count of the server's hoglake_commit_batch_requests histogram.
-std::pair<double, double> BatchRequests(const std::string& url) {
+// The server's group-commit counters: the hoglake_commit_batch_requests
+// histogram's sum and count, and batches by path (cached, read, fallback).
+struct BatchCounters {
+  double requests = 0, batches = 0, cached = 0, read = 0, fallback = 0;
+};
+BatchCounters BatchRequests(const std::string& url) {
   auto r = MakeClient(url)->Get("/metrics");
-  if (!r || r->status != 200) return {0, 0};
+  if (!r || r->status != 200) return {};
   auto sample = [&](const std::string& series) {
     const size_t at = r->body.find("\n" + series + " ");
     return at == std::string::npos ? 0.0 : std::atof(r->body.c_str() + at + series.size() + 2);
   };
+  auto path = [&](const std::string& name) {
+    return sample("hoglake_commit_batches_total{path=\"" + name + "\"}");
+  };
   return {sample("hoglake_commit_batch_requests_sum"),
-          sample("hoglake_commit_batch_requests_count")};
+          sample("hoglake_commit_batch_requests_count"), path("cached"), path("read"),
+          path("fallback")};
 }
 
 // Ours: commits through HTTP.
@@ -682,12 +705,20 @@ int main(int argc, char** argv) {
       CountCommits(cat, r, shared);
       Summary s = Report("append_contention_" + mode + kk, r);
       // Requests per group-commit transaction (warm-up commits included).
-      if (batched_after.second > batched_before.second) {
+      if (batched_after.batches > batched_before.batches) {
         Emit("append_contention_" + mode + kk, "requests_per_batch",
-             (batched_after.first - batched_before.first) /
-                 (batched_after.second - batched_before.second),
+             (batched_after.requests - batched_before.requests) /
+                 (batched_after.batches - batched_before.batches),
              "requests");
       }
+      // How the batches ran (a fallback is a cached attempt that failed its
+      // check and read after all).
+      Emit("append_contention_" + mode + kk, "batches_cached",
+           batched_after.cached - batched_before.cached, "count");
+      Emit("append_contention_" + mode + kk, "batches_read",
+           batched_after.read - batched_before.read, "count");
+      Emit("append_contention_" + mode + kk, "batches_fallback",
+           batched_after.fallback - batched_before.fallback, "count");
       failures += s.conflicts + s.transport_errors;
       ours[shared] = s.commits_per_second;
       catalogs.push_back(std::move(cat));

@@ -17,6 +17,11 @@
 //  * When a batch ends, the oldest queued request (if any) becomes the next
 //    leader. A request with nobody ahead of it and no batch before it runs at
 //    once, alone.
+//  * Wake-ups: a waiting request sleeps on a semaphore of its own, posted
+//    exactly once (its batch ended, or it leads the next) after the mutex is
+//    released, so a woken writer never queues on the mutex behind the rest
+//    of its batch; a gathering drain is woken once, by the arrival that
+//    completes its target.
 //  * Gathering: when a batch ends, the requests it answered plus those
 //    queued behind it are the key's recent writers, and most come straight
 //    back with their next commit. So the next drain waits — at most
@@ -42,6 +47,8 @@
 #include <optional>
 #include <vector>
 
+#include <semaphore.h>
+
 #include "catalog/commit_batch.h"
 #include "catalog/commit_scope.h"
 
@@ -52,6 +59,11 @@ class CommitBatcher {
   // One queued request: what the runner executes, and where it puts the
   // outcome.
   struct Request {
+    Request() { sem_init(&wake, 0, 0); }
+    ~Request() { sem_destroy(&wake); }
+    Request(const Request&) = delete;
+    Request& operator=(const Request&) = delete;
+
     // The request's commit, driven by the runner (commit_batch.h); the
     // runner moves its result here.
     BatchMember* member = nullptr;
@@ -60,9 +72,12 @@ class CommitBatcher {
 
    private:
     friend class CommitBatcher;
+    // Set under the batcher's mutex before `wake` is posted.
     bool done = false;
     bool lead = false;
-    std::condition_variable wake;
+    // POSIX semaphores may be destroyed as soon as the wait returns, even
+    // while the post that ended it is still returning.
+    sem_t wake;
   };
   using Drain = std::function<std::vector<Request*>()>;
   using Runner = std::function<void(const Drain& drain)>;
@@ -83,7 +98,8 @@ class CommitBatcher {
     // Requests the next drain gathers (the last batch's plus those queued
     // when it ended); 0 before the key's first batch ended.
     size_t gather_target = 0;
-    bool gathering = false;  // a drain waits on `arrivals`
+    // While a drain waits on `arrivals`: the queue length it waits for.
+    size_t gathering_for = 0;
     std::condition_variable arrivals;
   };
 

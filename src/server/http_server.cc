@@ -1,6 +1,7 @@
 #include "server/http_server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
@@ -104,6 +105,12 @@ class HttpServer::Impl {
     server_.set_payload_max_length(64 << 20);
     server_.set_keep_alive_max_count(10000);
     server_.set_tcp_nodelay(true);  // small responses must not wait for delayed ACKs
+    // httplib's own options (address reuse), and the listening socket kept
+    // so Bind() can widen its backlog.
+    server_.set_socket_options([this](int sock) {
+      httplib::default_socket_options(sock);
+      listen_socket_ = sock;
+    });
     // Request bodies are taken as sent, never inflated: httplib would inflate
     // a gzip/deflate/br body with no bound on the inflated size (a 0.5 MB
     // gzip of one 512 MB string took the server past 1.4 GB). Before the
@@ -141,6 +148,14 @@ class HttpServer::Impl {
     } else if (!server_.bind_to_port(options_.host, port)) {
       return IoError("cannot listen on ", options_.host, ":", port,
                      " (in use, or not an address of this machine)");
+    }
+    // httplib listens with a backlog of 5: when more clients connect at once
+    // than its accept loop has taken (a burst of writers on a busy 2-core
+    // machine), the kernel drops their handshakes and they stall a second
+    // or more, or see their first request fail. Listening again on the bound
+    // socket raises the backlog to the system's limit.
+    if (listen_socket_ < 0 || ::listen(listen_socket_, SOMAXCONN) != 0) {
+      return IoError("cannot widen the listen backlog on ", options_.host, ":", port);
     }
     return port;
   }
@@ -252,6 +267,7 @@ class HttpServer::Impl {
   Metrics* metrics_;
   HttpServerOptions options_;
   httplib::Server server_;
+  int listen_socket_ = -1;  // the bound listening socket (Bind)
 };
 
 HttpServer::HttpServer(const Router* router, Metrics* metrics, HttpServerOptions options)

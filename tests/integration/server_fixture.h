@@ -36,6 +36,7 @@ class ServerProcess {
   // SIGTERM and wait; expects a clean exit.
   void Stop();
   bool running() const { return pid_ > 0; }
+  int pid() const { return pid_; }
   const std::string& base_url() const { return base_url_; }
   std::string Log() const;
 

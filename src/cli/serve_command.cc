@@ -25,7 +25,10 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "catalog/catalog_service.h"
 #include "catalog/embedded_postgres.h"
@@ -49,7 +52,10 @@ struct ServeOptions {
   std::string database_url;
   std::string ready_file;
   int pool_size = 32;
-  int http_threads = 16;
+  // Each kept-alive client connection holds a handler thread while it is
+  // open (idle ones up to 5 s), so there must be more threads than
+  // concurrent clients or new connections wait for an idle one to time out.
+  int http_threads = 64;
 };
 
 Result<std::pair<std::string, int>> ParseListen(const std::string& listen) {
@@ -89,7 +95,13 @@ Status Serve(const ServeOptions& options) {
   catalog::EmbeddedPostgres embedded;
   std::string conninfo = options.database_url;
   if (conninfo.empty()) {
-    HOGLAKE_RETURN_IF_ERROR(embedded.Start(options.data_dir));
+    // Extra settings for the embedded server: "name=value name=value".
+    std::vector<std::string> settings;
+    if (const char* extra = std::getenv("HOGLAKE_EMBEDDED_PG_SETTINGS")) {
+      std::istringstream words(extra);
+      for (std::string word; words >> word;) settings.push_back(word);
+    }
+    HOGLAKE_RETURN_IF_ERROR(embedded.Start(options.data_dir, settings));
     conninfo = embedded.conninfo();
   }
   {

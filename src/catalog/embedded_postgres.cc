@@ -161,7 +161,15 @@ Status WaitForPreviousPostgres(const std::string& pg_dir) {
 
 EmbeddedPostgres::~EmbeddedPostgres() { Stop(); }
 
-Status EmbeddedPostgres::Start(const std::string& data_dir) {
+Status EmbeddedPostgres::Start(const std::string& data_dir,
+                               const std::vector<std::string>& settings) {
+  for (const std::string& setting : settings) {
+    const size_t eq = setting.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Validation("embedded PostgreSQL setting '", setting,
+                        "' is not name=value (HOGLAKE_EMBEDDED_PG_SETTINGS)");
+    }
+  }
   std::error_code ec;
   fs::create_directories(data_dir, ec);
   if (ec) return IoError("cannot create data directory '", data_dir, "': ", ec.message());
@@ -185,11 +193,24 @@ Status EmbeddedPostgres::Start(const std::string& data_dir) {
   HOGLAKE_RETURN_IF_ERROR(Chown(socket_dir_, run_as));
   const std::string log_path = dir_ + "/postgres.log";
   LogInfo("starting embedded PostgreSQL in ", pg_dir_, " (log: ", log_path, ")");
-  HOGLAKE_ASSIGN_OR_RETURN(pid_,
-                           Spawn({bin_dir_ + "/postgres", "-D", pg_dir_, "-k", socket_dir_, "-c",
-                                  "listen_addresses=", "-c", "unix_socket_permissions=0700", "-c",
-                                  "max_connections=200", "-c", "synchronous_commit=on"},
-                                 run_as, log_path, /*die_with_parent=*/true));
+  std::vector<std::string> argv = {bin_dir_ + "/postgres",
+                                   "-D",
+                                   pg_dir_,
+                                   "-k",
+                                   socket_dir_,
+                                   "-c",
+                                   "listen_addresses=",
+                                   "-c",
+                                   "unix_socket_permissions=0700",
+                                   "-c",
+                                   "max_connections=200",
+                                   "-c",
+                                   "synchronous_commit=on"};
+  for (const std::string& setting : settings) {
+    argv.push_back("-c");
+    argv.push_back(setting);
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(pid_, Spawn(argv, run_as, log_path, /*die_with_parent=*/true));
   conninfo_ = "host=" + socket_dir_ + " port=5432 user=hoglake dbname=postgres";
   Status ready = WaitUntilReady();
   if (!ready.ok()) {

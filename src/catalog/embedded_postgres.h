@@ -15,6 +15,7 @@
 
 #include <sys/types.h>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 
@@ -29,7 +30,9 @@ class EmbeddedPostgres {
 
   // Initializes (if needed) and starts the server; returns once it accepts
   // connections (or fails with the server's log tail in the message).
-  Status Start(const std::string& data_dir);
+  // `settings` ("name=value", each passed as `-c`) come after the defaults
+  // (kEmbeddedPostgresSettings), so they override them.
+  Status Start(const std::string& data_dir, const std::vector<std::string>& settings = {});
   // Fast shutdown; waits up to 30 s, then kills.
   void Stop();
 

@@ -30,8 +30,10 @@ class EmbeddedPostgres {
 
   // Initializes (if needed) and starts the server; returns once it accepts
   // connections (or fails with the server's log tail in the message).
-  // `settings` ("name=value", each passed as `-c`) come after the defaults
-  // (kEmbeddedPostgresSettings), so they override them.
+  // `settings` ("name=value", each passed as `-c`) come after the server's
+  // own (no TCP listener, socket permissions, max_connections=200,
+  // synchronous_commit=on), so they override them; a word without a name
+  // and '=' is refused before anything is initialized.
   Status Start(const std::string& data_dir, const std::vector<std::string>& settings = {});
   // Fast shutdown; waits up to 30 s, then kills.
   void Stop();

@@ -45,15 +45,12 @@ class StalledClient {
 int PortOf(const std::string& url) { return std::stoi(url.substr(url.rfind(':') + 1)); }
 
 TEST(AdmissionTest, RequestsQueuedPastTheBoundAreShed) {
-  const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "admission_" + std::to_string(getpid());
   ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-admission-XXXXXX";
   ASSERT_NE(mkdtemp(server_dir), nullptr);
   ServerProcess server;
-  server.Start(server_dir,
-               {"--database-url", "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake",
-                "--http-threads", "2"},
+  server.Start(server_dir, {"--database-url", TestDatabaseUrl(db), "--http-threads", "2"},
                {{"HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", "300"}, {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
   ASSERT_TRUE(server.running());
   const std::string url = server.base_url();

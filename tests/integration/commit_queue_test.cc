@@ -40,8 +40,7 @@ TEST(CommitQueueTest, HeldCommitLockAnswers503AndWritesNothing) {
   ServerProcess server;
   setenv("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", "300", 1);
   setenv("HOGLAKE_EXPIRY_INTERVAL_MS", "0", 1);  // no background commits during the test
-  server.Start(server_dir,
-               {"--database-url", "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake"});
+  server.Start(server_dir, {"--database-url", TestDatabaseUrl(db)});
   unsetenv("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS");
   unsetenv("HOGLAKE_EXPIRY_INTERVAL_MS");
   ASSERT_TRUE(server.running());

@@ -19,7 +19,6 @@ namespace hoglake::testing {
 namespace {
 
 TEST(HydratorLoopTest, PendingFilesTurnProvidedInTheBackground) {
-  const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "hydrate_loop_" + std::to_string(getpid());
   ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-hydrate-XXXXXX";
@@ -29,8 +28,7 @@ TEST(HydratorLoopTest, PendingFilesTurnProvidedInTheBackground) {
   ServerProcess server;
   setenv("HOGLAKE_EXPIRY_INTERVAL_MS", "0", 1);
   setenv("HOGLAKE_HYDRATOR_INTERVAL_MS", "100", 1);
-  server.Start(server_dir,
-               {"--database-url", "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake"});
+  server.Start(server_dir, {"--database-url", TestDatabaseUrl(db)});
   unsetenv("HOGLAKE_EXPIRY_INTERVAL_MS");
   unsetenv("HOGLAKE_HYDRATOR_INTERVAL_MS");
   ASSERT_TRUE(server.running());

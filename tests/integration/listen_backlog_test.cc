@@ -76,14 +76,12 @@ std::string StatusLine(int fd) {
 }
 
 TEST(ListenBacklogTest, ABurstOfConnectionsWaitsForTheServer) {
-  const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "backlog_" + std::to_string(getpid());
   ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-backlog-XXXXXX";
   ASSERT_NE(mkdtemp(server_dir), nullptr);
   ServerProcess server;
-  server.Start(server_dir,
-               {"--database-url", "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake"},
+  server.Start(server_dir, {"--database-url", TestDatabaseUrl(db)},
                {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
   ASSERT_TRUE(server.running());
   const int port = PortOf(server.base_url());

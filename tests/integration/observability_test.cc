@@ -43,7 +43,6 @@ std::string Str(const rapidjson::Document& d, const char* key) {
 }
 
 TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
-  const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
   const std::string db = "observability_" + std::to_string(getpid());
   ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
   char server_dir[] = "/tmp/hoglake-obs-XXXXXX";
@@ -53,8 +52,7 @@ TEST(ObservabilityTest, AuditLinesMetricsAndGauges) {
   const std::string lake = lake_dir;
   const std::string audit_path = std::string(server_dir) + "/audit.log";
   ServerProcess server;
-  server.Start(server_dir,
-               {"--database-url", "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake"},
+  server.Start(server_dir, {"--database-url", TestDatabaseUrl(db)},
                {{"HOGLAKE_AUDIT_LOG", audit_path},
                 {"HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", "100"},
                 {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});  // only manual maintenance here

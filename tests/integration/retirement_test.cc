@@ -44,8 +44,7 @@ TEST(RetirementTest, RetiresOnlyTablesDroppedBelowTheFloor) {
   setenv("HOGLAKE_RETIREMENT_INTERVAL_MS", "100", 1);
   setenv("HOGLAKE_RETIREMENT_BATCH", "2", 1);
   setenv("HOGLAKE_RETIREMENT_PAUSE_MS", "10", 1);
-  server.Start(server_dir,
-               {"--database-url", "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake"});
+  server.Start(server_dir, {"--database-url", TestDatabaseUrl(db)});
   for (const char* knob : {"HOGLAKE_EXPIRY_INTERVAL_MS", "HOGLAKE_RETIREMENT_INTERVAL_MS",
                            "HOGLAKE_RETIREMENT_BATCH", "HOGLAKE_RETIREMENT_PAUSE_MS"}) {
     unsetenv(knob);

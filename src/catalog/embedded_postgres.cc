@@ -26,6 +26,12 @@
 namespace hoglake::catalog {
 namespace {
 
+// Settings every embedded server starts with: no TCP listener, a private
+// socket, room for the pool and replicas' connections, durable commits.
+const std::vector<std::string> kServerSettings = {
+    "listen_addresses=", "unix_socket_permissions=0700", "max_connections=200",
+    "synchronous_commit=on"};
+
 namespace fs = std::filesystem;
 
 constexpr const char* kPgUser = "postgres";  // the unprivileged user when we are root
@@ -193,22 +199,13 @@ Status EmbeddedPostgres::Start(const std::string& data_dir,
   HOGLAKE_RETURN_IF_ERROR(Chown(socket_dir_, run_as));
   const std::string log_path = dir_ + "/postgres.log";
   LogInfo("starting embedded PostgreSQL in ", pg_dir_, " (log: ", log_path, ")");
-  std::vector<std::string> argv = {bin_dir_ + "/postgres",
-                                   "-D",
-                                   pg_dir_,
-                                   "-k",
-                                   socket_dir_,
-                                   "-c",
-                                   "listen_addresses=",
-                                   "-c",
-                                   "unix_socket_permissions=0700",
-                                   "-c",
-                                   "max_connections=200",
-                                   "-c",
-                                   "synchronous_commit=on"};
-  for (const std::string& setting : settings) {
-    argv.push_back("-c");
-    argv.push_back(setting);
+  // The server's own settings, then the caller's (a later -c wins).
+  std::vector<std::string> argv = {bin_dir_ + "/postgres", "-D", pg_dir_, "-k", socket_dir_};
+  for (const std::vector<std::string>* list : {&kServerSettings, &settings}) {
+    for (const std::string& setting : *list) {
+      argv.push_back("-c");
+      argv.push_back(setting);
+    }
   }
   HOGLAKE_ASSIGN_OR_RETURN(pid_, Spawn(argv, run_as, log_path, /*die_with_parent=*/true));
   conninfo_ = "host=" + socket_dir_ + " port=5432 user=hoglake dbname=postgres";

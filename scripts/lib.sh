@@ -15,7 +15,7 @@ HOGLAKE_APT_PACKAGES=(
   libcpp-httplib-dev
   libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev
   libssl-dev
-  curl
+  curl libcurl4-openssl-dev
 )
 
 # ccache: share hits between clones of the repository in other folders.

@@ -74,21 +74,18 @@ TEST(ExpiryTest, PurgeRemovesStatsAndPartitionValuesWithTheirFiles) {
 // goes exactly once — its path queued once, its stats with it — and the
 // retained file is untouched.
 TEST(ExpiryTest, ShardedPurgeQueuesEveryFileOnce) {
-  const std::string name = NewCatalog();
-  const std::string c = "/v1/catalogs/" + name;
+  const TableLake lake = NewTableLake("ns", "t");
+  ASSERT_FALSE(lake.uuid.empty());
+  const std::string& name = lake.name;
+  const std::string& c = lake.catalog;
   const std::string t = c + "/namespaces/ns/tables/t";
-  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
-  ApiResponse table = S::Call("POST", c + "/namespaces/ns/tables",
-                              R"({"name":"t","columns":[{"name":"id","type":"long"}]})");
-  ASSERT_EQ(table.status, 201) << table.body;
-  const std::string uuid = table.json["table_uuid"].GetString();
   constexpr int kCommits = 5;
   constexpr int kFilesPerCommit = 5001;  // 25,005 rows: three shards of more than 8,000
   auto append = [&](const std::string& prefix, int files) {
     std::string body = R"({"appends":[{"namespace":"ns","table":"t","files":[)";
     for (int f = 0; f < files; ++f) {
       if (f > 0) body += ',';
-      body += R"({"path":"s3://bucket/)" + name + "/" + prefix + std::to_string(f) +
+      body += R"({"path":")" + lake.data + prefix + std::to_string(f) +
               R"(.parquet","record_count":1,"file_size_bytes":10,"column_stats":[)"
               R"({"field_id":1,"value_count":1,"null_count":0}]})";
     }
@@ -97,7 +94,7 @@ TEST(ExpiryTest, ShardedPurgeQueuesEveryFileOnce) {
     ASSERT_EQ(r.status, 200) << r.body.substr(0, 500);
   };
   for (int i = 0; i < kCommits; ++i) append("old" + std::to_string(i) + "-", kFilesPerCommit);
-  ASSERT_EQ(S::Call("POST", t + "/truncate?expected_table_uuid=" + uuid).status, 200);
+  ASSERT_EQ(S::Call("POST", t + "/truncate?expected_table_uuid=" + lake.uuid).status, 200);
   append("kept-", 1);
 
   PgSession pg(TestPgConninfo("hoglake"));

@@ -171,6 +171,7 @@ TableLake NewTableLake(const std::string& ns, const std::string& table) {
       "POST", lake.catalog + "/namespaces/" + ns + "/tables",
       R"({"name":")" + table + R"(","columns":[{"name":"id","type":"long"}]})");
   EXPECT_EQ(r.status, 201) << r.body;
+  if (r.status == 201) lake.uuid = r.json["table_uuid"].GetString();
   return lake;
 }
 

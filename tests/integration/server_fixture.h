@@ -78,6 +78,7 @@ struct TableLake {
   std::string name;
   std::string catalog;  // "/v1/catalogs/<name>"
   std::string data;     // its data path, "s3://bucket/<name>/"
+  std::string uuid;     // the table's table_uuid
 };
 TableLake NewTableLake(const std::string& ns, const std::string& table);
 

@@ -6,7 +6,6 @@
 // statements to overlap in time, so eight callers with small batches run at
 // once (a claim that took no row locks failed here in one of two runs).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "local_lake.h"
 #include "pg_session.h"
 #include "server_fixture.h"
 
@@ -25,20 +25,12 @@ namespace {
 using S = ServerEnvironment;
 
 TEST(CleanupTest, ConcurrentCallsDeleteEachQueuedObjectExactlyOnce) {
-  char pattern[] = "/tmp/hoglake-claims-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const std::string lake = pattern;
-  const std::string name = "claims" + std::to_string(getpid());
-  const std::string c = "/v1/catalogs/" + name;
-  ASSERT_EQ(S::Call("POST", "/v1/catalogs",
-                    R"({"name":")" + name + R"(","data_path":"file://)" + lake + "/\"}")
-                .status,
-            201);
-  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
-  ApiResponse table = S::Call("POST", c + "/namespaces/ns/tables",
-                              R"({"name":"t","columns":[{"name":"id","type":"long"}]})");
-  ASSERT_EQ(table.status, 201) << table.body;
-  const std::string uuid = table.json["table_uuid"].GetString();
+  const LocalLake local = NewLocalLake("claims");
+  ASSERT_FALSE(local.uuid.empty());
+  const std::string& lake = local.dir;
+  const std::string& name = local.name;
+  const std::string& c = local.catalog;
+  const std::string& uuid = local.uuid;
 
   constexpr int kCommits = 3;
   constexpr int kFilesPerCommit = 2000;

@@ -1,6 +1,7 @@
 // Expiry (server digest §5.1) and the maintenance ledger over HTTP.
 #include <thread>
 
+#include "local_lake.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -156,20 +157,11 @@ namespace hoglake::testing {
 namespace {
 
 TEST(CleanupTest, DeletesUnreferencedObjectsAndKeepsReferencedOnes) {
-  // A file:// catalog whose objects really exist on disk.
-  char pattern[] = "/tmp/hoglake-lake-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const std::string lake = pattern;
-  const std::string name = "clean" + std::to_string(getpid());
-  const std::string c = "/v1/catalogs/" + name;
-  ASSERT_EQ(S::Call("POST", "/v1/catalogs",
-                    R"({"name":")" + name + R"(","data_path":"file://)" + lake + "/\"}")
-                .status,
-            201);
-  ASSERT_EQ(S::Call("POST", c + "/namespaces", R"({"name":"ns"})").status, 201);
-  ApiResponse table = S::Call("POST", c + "/namespaces/ns/tables",
-                              R"({"name":"t","columns":[{"name":"id","type":"long"}]})");
-  const std::string uuid = table.json["table_uuid"].GetString();
+  const LocalLake local = NewLocalLake("clean");
+  ASSERT_FALSE(local.uuid.empty());
+  const std::string& lake = local.dir;
+  const std::string& c = local.catalog;
+  const std::string& uuid = local.uuid;
   auto write = [&](const std::string& file) {
     std::ofstream(lake + "/" + file) << "parquet bytes";
     ApiResponse r =

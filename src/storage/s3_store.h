@@ -9,10 +9,10 @@
 // (S3Config::part_size), else 2 + the number of parts (multipart upload);
 // Get/GetRange 1 (2 when a range starts at or past the end); Head 1;
 // Delete 2 (HeadObject to report existence, then DeleteObject); DeleteMany
-// one DeleteObjects per 1,000 keys (up to kDeleteManyWorkers at once; a key that did not
-// exist reads as deleted: S3 does not tell them apart), or Delete per key
-// on a service that answers DeleteObjects NotImplemented; List one
-// ListObjectsV2 per S3Config::list_page_size keys.
+// one DeleteObjects per 1,000 keys (up to kDeleteManyWorkers at once; a key
+// that did not exist reads as deleted: S3 does not tell them apart), or
+// Delete per key on a service that answers DeleteObjects NotImplemented;
+// List one ListObjectsV2 per S3Config::list_page_size keys.
 //
 // Retries follow S3Config (idempotent requests on 5xx, 429, timeouts and
 // transport errors); CreateMultipartUpload is retried only when it never

@@ -15,7 +15,6 @@
 #include <thread>
 #include <vector>
 
-#include "local_lake.h"
 #include "pg_session.h"
 #include "server_fixture.h"
 
@@ -25,7 +24,7 @@ namespace {
 using S = ServerEnvironment;
 
 TEST(CleanupTest, ConcurrentCallsDeleteEachQueuedObjectExactlyOnce) {
-  const LocalLake local = NewLocalLake("claims");
+  const TableLake local = NewLocalTableLake("ns", "t");
   ASSERT_FALSE(local.uuid.empty());
   const std::string& lake = local.dir;
   const std::string& name = local.name;

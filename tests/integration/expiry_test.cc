@@ -1,7 +1,6 @@
 // Expiry (server digest §5.1) and the maintenance ledger over HTTP.
 #include <thread>
 
-#include "local_lake.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -157,7 +156,7 @@ namespace hoglake::testing {
 namespace {
 
 TEST(CleanupTest, DeletesUnreferencedObjectsAndKeepsReferencedOnes) {
-  const LocalLake local = NewLocalLake("clean");
+  const TableLake local = NewLocalTableLake("ns", "t");
   ASSERT_FALSE(local.uuid.empty());
   const std::string& lake = local.dir;
   const std::string& c = local.catalog;

@@ -149,21 +149,21 @@ ApiResponse CallServer(const std::string& base_url, const std::string& method,
   return response;
 }
 
-std::string NewCatalog() {
+namespace {
+
+std::string NextCatalogName() {
   static std::atomic<int> counter{0};
-  const std::string name = "t" + std::to_string(++counter);
-  ApiResponse r = ServerEnvironment::Call(
-      "POST", "/v1/catalogs",
-      R"({"name":")" + name + R"(","data_path":"s3://bucket/)" + name + R"("})");
-  EXPECT_EQ(r.status, 201) << r.body;
-  return name;
+  return "t" + std::to_string(++counter);
 }
 
-TableLake NewTableLake(const std::string& ns, const std::string& table) {
-  TableLake lake;
-  lake.name = NewCatalog();
-  lake.catalog = "/v1/catalogs/" + lake.name;
-  lake.data = "s3://bucket/" + lake.name + "/";
+void CreateCatalog(const std::string& name, const std::string& data_path) {
+  ApiResponse r = ServerEnvironment::Call(
+      "POST", "/v1/catalogs", R"({"name":")" + name + R"(","data_path":")" + data_path + R"("})");
+  EXPECT_EQ(r.status, 201) << r.body;
+}
+
+// Namespace `ns` and table `table` in lake.catalog; fills lake.uuid.
+void CreateTable(TableLake& lake, const std::string& ns, const std::string& table) {
   ApiResponse r =
       ServerEnvironment::Call("POST", lake.catalog + "/namespaces", R"({"name":")" + ns + R"("})");
   EXPECT_EQ(r.status, 201) << r.body;
@@ -172,6 +172,38 @@ TableLake NewTableLake(const std::string& ns, const std::string& table) {
       R"({"name":")" + table + R"(","columns":[{"name":"id","type":"long"}]})");
   EXPECT_EQ(r.status, 201) << r.body;
   if (r.status == 201) lake.uuid = r.json["table_uuid"].GetString();
+}
+
+}  // namespace
+
+std::string NewCatalog() {
+  const std::string name = NextCatalogName();
+  CreateCatalog(name, "s3://bucket/" + name);
+  return name;
+}
+
+TableLake NewTableLake(const std::string& ns, const std::string& table) {
+  TableLake lake;
+  lake.name = NewCatalog();
+  lake.catalog = "/v1/catalogs/" + lake.name;
+  lake.data = "s3://bucket/" + lake.name + "/";
+  CreateTable(lake, ns, table);
+  return lake;
+}
+
+TableLake NewLocalTableLake(const std::string& ns, const std::string& table) {
+  TableLake lake;
+  std::string pattern = "/tmp/hoglake-lake-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp failed";
+    return lake;
+  }
+  lake.dir = pattern;
+  lake.name = NextCatalogName();
+  lake.catalog = "/v1/catalogs/" + lake.name;
+  lake.data = "file://" + lake.dir + "/";
+  CreateCatalog(lake.name, lake.data);
+  CreateTable(lake, ns, table);
   return lake;
 }
 

@@ -77,9 +77,13 @@ std::string NewCatalog();
 struct TableLake {
   std::string name;
   std::string catalog;  // "/v1/catalogs/<name>"
-  std::string data;     // its data path, "s3://bucket/<name>/"
+  std::string data;     // its data path, "s3://bucket/<name>/" or "file://<dir>/"
   std::string uuid;     // the table's table_uuid
+  std::string dir;      // NewLocalTableLake only: the directory behind data
 };
 TableLake NewTableLake(const std::string& ns, const std::string& table);
+// The same over a file:// data path: a fresh directory under /tmp whose
+// objects really exist on disk, for tests that watch cleanup delete them.
+TableLake NewLocalTableLake(const std::string& ns, const std::string& table);
 
 }  // namespace hoglake::testing

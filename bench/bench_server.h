@@ -45,6 +45,9 @@ struct BenchServer {
     server.pid = fork();
     if (server.pid == 0) {
       if (!std::freopen(log.c_str(), "w", stderr)) _exit(126);
+      // The benchmarks' catalogs: file:// lakes under /tmp and their buckets.
+      setenv("HOGLAKE_ALLOWED_DATA_PATHS",
+             "file:///tmp/ s3://bench/ s3://lake/ s3://scan-bench/ s3://hoglake-test/", 0);
       for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
       execl(hoglake.c_str(), hoglake.c_str(), "serve", "--data-dir", server.dir.c_str(), "--listen",
             "127.0.0.1:0", "--ready-file", ready.c_str(), static_cast<char*>(nullptr));

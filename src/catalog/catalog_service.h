@@ -27,6 +27,7 @@
 #include "catalog/file_info.h"
 #include "catalog/maintenance_info.h"
 #include "catalog/maintenance_status.h"
+#include "storage/data_path_policy.h"
 #include "catalog/partition_values.h"
 #include "catalog/pg_pool.h"
 #include "catalog/snapshot_selector.h"
@@ -61,6 +62,11 @@ struct CatalogServiceOptions {
   // last batch's state), "read" (reads, then writes) or "fallback" (a cached
   // attempt abandoned before COMMIT, then read). May be empty.
   std::function<void(std::string_view path)> commit_path_observer;
+  // Where catalogs may keep their data: CreateCatalog refuses a data_path
+  // outside it (422 validation) and Cleanup never opens, reads or deletes
+  // under a catalog whose data_path it no longer allows. Unrestricted by
+  // default; `hoglake serve` always restricts (serve_command.cc).
+  DataPathPolicy data_paths;
 };
 
 // Bounds of one group-commit batch (commit_batcher.h): requests, and files

@@ -34,6 +34,9 @@ Result<CatalogInfo> CatalogService::CreateCatalog(std::string_view name,
                                                   std::string_view data_path) {
   HOGLAKE_RETURN_IF_ERROR(ValidateCatalogName(name));
   HOGLAKE_ASSIGN_OR_RETURN(std::string path, NormalizeDataPath(data_path));
+  if (Status allowed = options_.data_paths.Check(path); !allowed.ok()) {
+    return Validation(allowed.error().message);
+  }
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
   // Catalog creation serializes on one instance-wide key so that the overlap

@@ -70,6 +70,9 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
   // has no index on removal_id alone (V13), the partial drain index
   // (catalog_id, removal_id) WHERE drained_at IS NULL serves them.
   auto drain = [&]() -> Status {
+    // A catalog whose data_path the server does not allow (created before
+    // the policy, or by a server with another one) is never touched.
+    HOGLAKE_RETURN_IF_ERROR(options_.data_paths.Check(info.data_path));
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> store, OpenObjectStore(info.data_path));
     // 1. Claim (autocommit): rows nobody holds, or whose lease lapsed. The
     // locked rows are collected once (ARRAY(…), an init plan; an IN

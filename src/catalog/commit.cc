@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <span>
 
 #include "catalog/catalog_service.h"
@@ -529,9 +530,14 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   if (!data_path.ends_with('/')) data_path += '/';
   const std::function<Status()> check_paths = [&]() -> Status {
     std::vector<std::string> outside;
+    std::set<std::string_view> seen;
     for (const auto& g : request.appends) {
       for (const auto& f : g.files) {
         if (!PathUnderDataPath(f.path, data_path)) outside.push_back(f.path);
+        if (!seen.insert(f.path).second) {
+          return Validation("path '", f.path,
+                            "' is listed twice in this commit: a file is registered once");
+        }
       }
     }
     if (outside.empty()) return Status::Ok();

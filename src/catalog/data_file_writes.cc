@@ -57,6 +57,10 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
       if (added_rows[it->second] > INT64_MAX - f.record_count) {
         return Validation("row ids of ", batch.qualified_name, " would overflow");
       }
+      if (added_bytes[it->second] > INT64_MAX - f.file_size_bytes) {
+        return Validation("the file_size_bytes of the files added to ", batch.qualified_name,
+                          " sum past 2^63 - 1");
+      }
       ++added_files[it->second];
       added_rows[it->second] += f.record_count;
       added_bytes[it->second] += f.file_size_bytes;

@@ -119,6 +119,8 @@ Result<HydratorResult> Hydrator::RunCatalog(PgConnection& conn, const CatalogRow
   const std::string catalog_id = std::to_string(catalog.catalog_id);
   const std::string token = NewUuid();
   HydratorResult result;
+  // Nothing is claimed from a catalog whose data_path is not allowed.
+  HOGLAKE_RETURN_IF_ERROR(options_.data_paths.Check(catalog.data_path));
 
   // 1. Claim (a short transaction bounded by the claim timeout).
   PgResult claimed;

@@ -36,6 +36,7 @@
 #include <string_view>
 
 #include "catalog/pg_pool.h"
+#include "storage/data_path_policy.h"
 #include "storage/object_store.h"
 
 namespace hoglake::catalog {
@@ -50,6 +51,9 @@ struct HydratorOptions {
   int64_t batch = kDefaultHydratorBatch;  // default files per run / per sweep
   int64_t lease_seconds = 900;            // how long a claim keeps others off a file
   int64_t claim_timeout_ms = 10000;       // statement_timeout of one catalog's claim
+  // A catalog whose data_path this refuses is never claimed from nor read
+  // (its run fails naming the path). Unrestricted by default.
+  DataPathPolicy data_paths;
 
   static HydratorOptions FromEnv();
 };

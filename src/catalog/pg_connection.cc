@@ -89,6 +89,10 @@ Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
     code = ErrorCode::kUnavailable;
   } else if (sqlstate == "23505") {
     code = ErrorCode::kAlreadyExists;
+  } else if (sqlstate == "22003") {
+    // numeric_value_out_of_range: a client's numbers (sizes, counts) summed
+    // past what the catalog's bigint columns hold.
+    code = ErrorCode::kValidation;
   }
   std::string_view head = sql.substr(0, 80);
   return MakeError(code, "PostgreSQL ", sqlstate.empty() ? "error" : sqlstate, ": ", message,
@@ -99,6 +103,21 @@ Result<PgResult> PgConnection::Exec(std::string_view sql, const std::vector<PgPa
   return ExecFormat(sql, params, 0);
 }
 
+namespace {
+// A text parameter is sent as a C string, so a NUL would silently cut it
+// short (a name "t\0junk" would address "t"): refused instead. The HTTP
+// edge refuses such text first, naming the field; this is the backstop.
+Status CheckNoNulParams(const std::vector<PgParam>& params) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i] && params[i]->find('\0') != std::string::npos) {
+      return InvalidArgument("text with a NUL character cannot be stored (parameter $", i + 1,
+                             ")");
+    }
+  }
+  return Status::Ok();
+}
+}  // namespace
+
 Result<PgResult> PgConnection::ExecBinary(std::string_view sql,
                                           const std::vector<PgParam>& params) {
   return ExecFormat(sql, params, 1);
@@ -106,6 +125,7 @@ Result<PgResult> PgConnection::ExecBinary(std::string_view sql,
 
 Result<PgResult> PgConnection::ExecFormat(std::string_view sql, const std::vector<PgParam>& params,
                                           int result_format) {
+  HOGLAKE_RETURN_IF_ERROR(CheckNoNulParams(params));
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const PgParam& p : params) values.push_back(p ? p->c_str() : nullptr);
@@ -120,6 +140,7 @@ Result<PgResult> PgConnection::ExecFormat(std::string_view sql, const std::vecto
 
 Result<PgResult> PgConnection::ExecPrepared(std::string_view sql,
                                             const std::vector<PgParam>& params) {
+  HOGLAKE_RETURN_IF_ERROR(CheckNoNulParams(params));
   std::string statement(sql);
   auto it = prepared_.find(statement);
   if (it == prepared_.end()) {
@@ -166,6 +187,12 @@ PgConnection::PipelineOutcome PgConnection::RunPipeline(const std::vector<PgStat
     return std::move(outcome);
   };
   if (statements.empty()) return outcome;
+  for (size_t i = 0; i < statements.size(); ++i) {
+    if (Status clean = CheckNoNulParams(statements[i].params); !clean.ok()) {
+      failed_at = i;
+      return fail(clean.error());
+    }
+  }
   // Texts this pipeline prepares (each once), named after the ones kept.
   std::unordered_map<std::string, std::string> fresh;
   for (const PgStatement& s : statements) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "catalog/identifiers.h"
+#include "catalog/shredding.h"
 
 namespace hoglake::catalog {
 namespace {
@@ -42,6 +43,7 @@ Status CheckNode(const ColumnNode& node, const std::string& path, int depth) {
   if (node.shredding_json && depth > 1) {
     return Fail(path, "only top-level variant columns may declare shredding");
   }
+  if (node.shredding_json) HOGLAKE_RETURN_IF_ERROR(ValidateShredding(*node.shredding_json, path));
   if (!iceberg::IsContainer(type)) {
     if (!node.children.empty()) return Fail(path, "a scalar column has no children");
     return Status::Ok();

@@ -202,6 +202,12 @@ Status QueuedPathError(std::string_view path) {
                    "queue drains");
 }
 
+Status LivePathError(std::string_view path) {
+  return MakeError(ErrorCode::kAlreadyExists, "path '", path,
+                   "' is already registered as a live data file: a file is registered once "
+                   "(readers would read it twice)");
+}
+
 }  // namespace
 
 Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
@@ -242,16 +248,21 @@ Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
 
 namespace {
 
-// Column 0 tells the rows apart: 'c' a claim (locked, upload_id order), 'q'
-// the first undrained removal-queue row naming one of the paths.
+// Column 1 tells the rows apart: 'c' a claim (locked, upload_id order), 'q'
+// the first undrained removal-queue row naming one of the paths, 'l' the
+// first live data file of a table not dropped that already has one.
 constexpr const char* kGuardRead =
     "WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
     "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
     "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
     "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
-    "NULL AND path = ANY($2::text[]) LIMIT 1) "
+    "NULL AND path = ANY($2::text[]) LIMIT 1), "
+    "l AS (SELECT d.path FROM hog_data_file d JOIN hog_table t ON t.catalog_id = d.catalog_id "
+    "AND t.table_id = d.table_id WHERE d.catalog_id = $1 AND d.path = ANY($2::text[]) AND "
+    "d.end_snapshot IS NULL AND t.dropped_snapshot IS NULL LIMIT 1) "
     "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
-    "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q) x "
+    "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q "
+    "UNION ALL SELECT 2, 'l', NULL, path, NULL, NULL, NULL, NULL FROM l) x "
     "ORDER BY o, id";
 
 }  // namespace
@@ -278,16 +289,21 @@ Result<std::optional<PgStatement>> PathGuard::Check(const PgResult& r) const {
   for (const PublishedPath& p : paths_) by_path.emplace(p.path, &p);
   std::vector<int> claim_rows;
   std::optional<std::string> queued;
+  std::optional<std::string> live;
   for (int i = 0; i < r.rows(); ++i) {
-    if (r.GetText(i, 1) == "c") {
+    const std::string_view kind = r.GetText(i, 1);
+    if (kind == "c") {
       claim_rows.push_back(i);
-    } else if (!queued) {
+    } else if (kind == "q" && !queued) {
       queued = r.GetString(i, 3);
+    } else if (kind == "l" && !live) {
+      live = r.GetString(i, 3);
     }
   }
   std::vector<std::optional<std::string>> ids;
   HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 2, claim_rows, by_path, require_claims_, &ids));
   if (queued) return QueuedPathError(*queued).error();
+  if (live) return LivePathError(*live).error();
   if (ids.empty()) return std::optional<PgStatement>();
   return std::optional<PgStatement>(PgStatement{kMarkRegistered, {catalog_, PgTextArray(ids)}});
 }

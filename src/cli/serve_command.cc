@@ -5,7 +5,9 @@
 // Without --database-url it runs a private PostgreSQL under DIR/pg (the
 // embedded default). Migrations run at start under an advisory lock. The
 // server stops cleanly on SIGINT/SIGTERM (embedded PostgreSQL included).
-// --ready-file PATH writes the server's base URL to PATH once it accepts
+// A --listen address other than loopback is refused unless
+// --allow-unauthenticated is given (then a warning is logged): no request is
+// authenticated yet. --ready-file PATH writes the server's base URL to PATH once it accepts
 // requests (for scripts and tests; with --listen HOST:0 it names the port
 // picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
 // HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
@@ -14,6 +16,8 @@
 // (reading deferred stats from footers, default 900000, 0 = off),
 // HOGLAKE_COMPACTION_TARGET_BYTES (reported by GET …/maintenance/status),
 // HOGLAKE_DATA_ROOT (the data_root GET /v1/info proposes),
+// HOGLAKE_ALLOWED_DATA_PATHS (data path roots catalogs may use besides the
+// data root; file:// roots compared with symbolic links resolved),
 // HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -42,6 +46,7 @@
 #include "server/maintenance_reporter.h"
 #include "server/metrics_sampler.h"
 #include "server/routes.h"
+#include "storage/data_path_policy.h"
 
 namespace hoglake::cli {
 namespace {
@@ -56,7 +61,15 @@ struct ServeOptions {
   // open (idle ones up to 5 s), so there must be more threads than
   // concurrent clients or new connections wait for an idle one to time out.
   int http_threads = 64;
+  // Serve a non-loopback address although no request is authenticated.
+  bool allow_unauthenticated = false;
 };
+
+// True for addresses only this machine can reach: 127.0.0.0/8, ::1,
+// "localhost".
+bool IsLoopbackHost(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
+}
 
 Result<std::pair<std::string, int>> ParseListen(const std::string& listen) {
   const size_t colon = listen.rfind(':');
@@ -83,8 +96,67 @@ int64_t EnvInt(const char* name, int64_t fallback) {
   return std::atoll(value);
 }
 
+// The data directory, absolute and normalized ("" if it cannot be made so).
+std::string AbsoluteDataDir(const ServeOptions& options) {
+  std::error_code ec;
+  const auto dir = std::filesystem::absolute(options.data_dir, ec);
+  if (ec) return "";
+  std::string text = dir.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+// Where new catalogs' data goes (GET /v1/info's data_root): HOGLAKE_DATA_ROOT,
+// else DIR/lake/ when embedded, else none.
+std::string DataRoot(const ServeOptions& options) {
+  if (const char* root = std::getenv("HOGLAKE_DATA_ROOT"); root && *root) {
+    std::string text = root;
+    if (text.back() != '/') text += '/';
+    return text;
+  }
+  if (!options.database_url.empty()) return "";
+  const std::string dir = AbsoluteDataDir(options);
+  return dir.empty() ? "" : "file://" + dir + "/lake/";
+}
+
+// The data root and HOGLAKE_ALLOWED_DATA_PATHS (URIs separated by commas or
+// spaces); the embedded PostgreSQL's data and socket directories are denied.
+Result<DataPathPolicy> DataPaths(const ServeOptions& options, const std::string& data_root) {
+  std::vector<std::string> allowed;
+  if (!data_root.empty()) allowed.push_back(data_root);
+  if (const char* list = std::getenv("HOGLAKE_ALLOWED_DATA_PATHS")) {
+    for (std::string& uri : DataPathPolicy::SplitList(list)) allowed.push_back(std::move(uri));
+  }
+  std::vector<std::string> denied;
+  if (options.database_url.empty()) {
+    if (const std::string dir = AbsoluteDataDir(options); !dir.empty()) {
+      denied.push_back(dir + "/pg");
+      denied.push_back(dir + "/run");
+    }
+  }
+  Result<DataPathPolicy> policy = DataPathPolicy::Make(allowed, denied);
+  if (!policy.ok()) {
+    return InvalidArgument("HOGLAKE_DATA_ROOT / HOGLAKE_ALLOWED_DATA_PATHS: ",
+                           policy.error().message);
+  }
+  return policy;
+}
+
 Status Serve(const ServeOptions& options) {
   HOGLAKE_ASSIGN_OR_RETURN(auto listen, ParseListen(options.listen));
+  // Nothing is authenticated yet: anyone who can reach the port can change
+  // or drop every catalog. Only loopback unless the operator says otherwise.
+  if (!IsLoopbackHost(listen.first)) {
+    if (!options.allow_unauthenticated) {
+      return InvalidArgument("--listen ", options.listen,
+                             " is reachable from other machines, and requests are not "
+                             "authenticated: listen on 127.0.0.1, or pass "
+                             "--allow-unauthenticated to serve it anyway");
+    }
+    LogWarn("serving ", options.listen,
+            " WITHOUT AUTHENTICATION (--allow-unauthenticated): anyone who reaches this port can "
+            "read, change and drop every catalog");
+  }
   // Signals are taken synchronously by the main thread only.
   sigset_t signals;
   sigemptyset(&signals);
@@ -92,6 +164,13 @@ Status Serve(const ServeOptions& options) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  // Where catalogs may keep data: the data root plus the operator's list;
+  // never the embedded PostgreSQL's own directories.
+  const std::string data_root = DataRoot(options);
+  HOGLAKE_ASSIGN_OR_RETURN(DataPathPolicy data_paths, DataPaths(options, data_root));
+  LogInfo("catalogs may keep data under: ",
+          data_paths.allowed().empty() ? std::string("(nothing: set HOGLAKE_ALLOWED_DATA_PATHS)")
+                                       : data_paths.Describe());
   catalog::EmbeddedPostgres embedded;
   std::string conninfo = options.database_url;
   if (conninfo.empty()) {
@@ -129,9 +208,12 @@ Status Serve(const ServeOptions& options) {
                          "fallback (a cached attempt abandoned before COMMIT, then read).",
                          {{"path", std::string(path)}}, 1);
   };
+  service_options.data_paths = data_paths;
   catalog::CatalogService service(&pool, service_options);
   // Declared before the loop so a loop hook may use it (destroyed after).
-  catalog::Hydrator hydrator(&pool, catalog::HydratorOptions::FromEnv());
+  catalog::HydratorOptions hydrator_options = catalog::HydratorOptions::FromEnv();
+  hydrator_options.data_paths = data_paths;
+  catalog::Hydrator hydrator(&pool, hydrator_options);
   // Declared before the loop, which reports to it until stopped.
   server::MaintenanceReporter reporter(&metrics);
   catalog::MaintenanceLoop maintenance(&service, &pool, EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000),
@@ -150,14 +232,7 @@ Status Serve(const ServeOptions& options) {
   context.metrics = &metrics;
   context.version = HOGLAKE_VERSION;
   if (const char* name = std::getenv("HOGLAKE_INSTANCE_NAME")) context.instance_name = name;
-  if (const char* root = std::getenv("HOGLAKE_DATA_ROOT"); root && *root) {
-    context.data_root = root;
-    if (context.data_root.back() != '/') context.data_root += '/';
-  } else if (options.database_url.empty()) {
-    std::error_code ec;
-    const auto dir = std::filesystem::absolute(options.data_dir, ec);
-    if (!ec) context.data_root = "file://" + dir.lexically_normal().string() + "/lake/";
-  }
+  context.data_root = data_root;
   server::Router router;
   server::RegisterRoutes(router, context);
 
@@ -207,6 +282,8 @@ void RegisterServeCommand(CLI::App& app, CommandContext& context) {
   serve->add_option("--http-threads", options->http_threads, "HTTP handler threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 1024));
+  serve->add_flag("--allow-unauthenticated", options->allow_unauthenticated,
+                  "Listen on a non-loopback address although requests are not authenticated");
   serve->add_option("--pool-size", options->pool_size, "PostgreSQL connections")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));

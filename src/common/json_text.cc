@@ -117,6 +117,43 @@ void AppendJsonNumber(F value, std::string* out) {
 
 }  // namespace
 
+JsonShape MeasureJson(std::string_view text, int depth_limit) {
+  JsonShape shape;
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character, whatever it is
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        in_string = true;
+        break;
+      case '[':
+      case '{':
+        ++shape.containers;
+        if (++depth > shape.depth) {
+          shape.depth = depth;
+          if (shape.depth > depth_limit) return shape;
+        }
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      default:
+        break;
+    }
+  }
+  return shape;
+}
+
 bool IsValidUtf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     const size_t len = Utf8SequenceLength(text, i);

@@ -2,6 +2,7 @@
 // (row rendering, bound decoding, HTTP responses).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,18 @@ namespace hoglake {
 // ECMAScript's JSON.stringify does; bytes that are not valid UTF-8 become
 // U+FFFD so the output is always valid JSON.
 void AppendJsonString(std::string_view text, std::string* out);
+
+// The shape of JSON text: the deepest nesting of arrays and objects (0 for
+// a scalar) and how many arrays and objects it has, counted by a linear scan
+// that honours strings and escapes and stops as soon as `depth_limit` is
+// exceeded (depth is then depth_limit + 1). Malformed text gives some
+// count; parse it to find out what is wrong. Lets a parser with recursive
+// descent refuse a document before it could exhaust the stack.
+struct JsonShape {
+  int depth = 0;
+  int64_t containers = 0;
+};
+JsonShape MeasureJson(std::string_view text, int depth_limit);
 
 // True when `text` is well-formed UTF-8 (no overlong forms, no surrogates,
 // nothing above U+10FFFF).

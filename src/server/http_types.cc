@@ -76,6 +76,10 @@ Result<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
       out.push_back(c);
     }
   }
+  if (out.find('\0') != std::string::npos) {
+    return BadRequest("'", text, "' decodes to text with a NUL character");
+  }
+  if (!IsValidUtf8(out)) return BadRequest("'", text, "' does not decode to UTF-8 text");
   return out;
 }
 

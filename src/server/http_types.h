@@ -61,7 +61,9 @@ struct HttpResponse {
 HttpResponse ErrorResponse(const Error& error);
 
 // Percent-decodes one path segment or query component ('+' stays '+' in
-// paths and becomes ' ' in queries when `plus_is_space`).
+// paths and becomes ' ' in queries when `plus_is_space`). A result holding a
+// NUL character or bytes that are not UTF-8 is refused (kBadRequest naming
+// the text): names reach PostgreSQL, where a NUL would cut them short.
 Result<std::string> PercentDecode(std::string_view text, bool plus_is_space);
 
 }  // namespace hoglake::server

@@ -5,6 +5,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "common/json_text.h"
+
 namespace hoglake::server {
 namespace {
 
@@ -161,15 +163,52 @@ Result<int64_t> JsonArray::Int64(size_t i) const {
 
 // ---- JsonBody -----------------------------------------------------------------
 
+namespace {
+
+// kBadRequest naming the first string (member name or value) under `value`
+// that holds a NUL character: PostgreSQL text cannot hold one, and a C
+// string would silently end there. Recursion is bounded by kMaxJsonDepth.
+Status CheckNoNul(const Value& value, const std::string& path) {
+  auto has_nul = [](const Value& v) {
+    return std::string_view(v.GetString(), v.GetStringLength()).find('\0') !=
+           std::string_view::npos;
+  };
+  if (value.IsString()) {
+    if (has_nul(value)) return BadRequest(Describe(path), " must not contain a NUL character");
+  } else if (value.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < value.Size(); ++i) {
+      HOGLAKE_RETURN_IF_ERROR(CheckNoNul(value[i], path + "[" + std::to_string(i) + "]"));
+    }
+  } else if (value.IsObject()) {
+    for (const auto& member : value.GetObject()) {
+      std::string name(member.name.GetString(), member.name.GetStringLength());
+      if (has_nul(member.name)) {
+        return BadRequest("a member name in ", Describe(path), " contains a NUL character");
+      }
+      HOGLAKE_RETURN_IF_ERROR(CheckNoNul(member.value, path.empty() ? name : path + "." + name));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<JsonObject> JsonBody::ParseText(std::string_view text) {
+  // Nesting is bounded before parsing (the parser, the walks below and the
+  // writers that re-serialize members all recurse).
+  if (MeasureJson(text, kMaxJsonDepth).depth > kMaxJsonDepth) {
+    return BadRequest("JSON nested deeper than ", kMaxJsonDepth, " levels");
+  }
   auto doc = std::make_shared<rapidjson::Document>();
-  doc->Parse(text.data(), text.size());  // trailing non-whitespace is an error
+  // Trailing non-whitespace is an error; so are bytes that are not UTF-8.
+  doc->Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
   if (doc->HasParseError()) {
     return BadRequest("malformed JSON at offset ", doc->GetErrorOffset(), ": ",
                       rapidjson::GetParseError_En(doc->GetParseError()));
   }
   if (doc->IsNull()) return BadRequest("request body must be a JSON object, not null");
   if (!doc->IsObject()) return BadRequest("request body must be a JSON object");
+  HOGLAKE_RETURN_IF_ERROR(CheckNoNul(*doc, ""));
   const void* root = static_cast<const Value*>(doc.get());
   return JsonObject(std::shared_ptr<const void>(doc, doc.get()), root, "");
 }

@@ -1,7 +1,11 @@
 // Strict reading of JSON request bodies (contract §1.3).
 //
 // JsonBody::Parse refuses, with kBadRequest: a non-JSON Content-Type,
-// malformed JSON, a JSON null or non-object body. Getters read one member
+// malformed JSON (including bytes that are not UTF-8), arrays and objects
+// nested deeper than kMaxJsonDepth (checked before parsing, so no input can
+// exhaust the stack), a JSON null or non-object body, and any string —
+// member name or value, at any depth — holding a NUL character (named by
+// its path; PostgreSQL text cannot store one and nothing is truncated). Getters read one member
 // each, check its JSON type (kBadRequest naming the member's path, e.g.
 // "columns[2].type must be a string") and remember that it was read;
 // CheckNoUnknownFields() then refuses any member nobody read. Nested objects
@@ -22,6 +26,11 @@
 namespace hoglake::server {
 
 class JsonArray;
+
+// Deepest nesting of arrays and objects a request body may have: the deepest
+// legitimate body (a commit's column_stats, a table's columns nested 8 deep)
+// stays far below it.
+inline constexpr int kMaxJsonDepth = 64;
 
 class JsonObject {
  public:

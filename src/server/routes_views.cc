@@ -76,8 +76,10 @@ void RegisterDecodeBound(Router& router) {
     HOGLAKE_ASSIGN_OR_RETURN(std::string type_name, body.RequiredString("type"));
     HOGLAKE_ASSIGN_OR_RETURN(std::string value, body.RequiredString("value"));
     HOGLAKE_ASSIGN_OR_RETURN(std::optional<JsonObject> params, body.OptionalObject("type_params"));
+    std::optional<int64_t> precision;
     std::optional<int64_t> scale;
     if (params) {
+      HOGLAKE_ASSIGN_OR_RETURN(precision, params->OptionalInt64("precision"));
       HOGLAKE_ASSIGN_OR_RETURN(scale, params->OptionalInt64("scale"));
       HOGLAKE_RETURN_IF_ERROR(params->CheckNoUnknownFields());
     }
@@ -90,7 +92,19 @@ void RegisterDecodeBound(Router& router) {
     if (!bytes.ok()) return Validation("value is not valid base64: ", bytes.error().message);
     iceberg::TypeSpec spec(type);
     if (type == iceberg::ColumnType::kDecimal) {
-      spec = iceberg::TypeSpec::Decimal(38, static_cast<int32_t>(scale.value_or(0)));
+      // The column vocabulary's decimal: precision 1..38, scale 0..precision.
+      const int64_t p = precision.value_or(38);
+      const int64_t sc = scale.value_or(0);
+      if (p < 1 || p > 38) {
+        return Validation("type_params.precision must be between 1 and 38, got ", p);
+      }
+      if (sc < 0 || sc > p) {
+        return Validation("type_params.scale must be between 0 and the precision (", p, "), got ",
+                          sc);
+      }
+      spec = iceberg::TypeSpec::Decimal(static_cast<int32_t>(p), static_cast<int32_t>(sc));
+    } else if (precision || scale) {
+      return Validation("type_params.precision and scale apply only to decimal, not ", type_name);
     }
     Result<iceberg::BoundValue> decoded = iceberg::DecodeBound(spec, *bytes);
     if (!decoded.ok())

@@ -48,6 +48,11 @@ void ServerProcess::Start(const std::string& data_dir, const std::vector<std::st
     if (!env.contains(entry.substr(0, entry.find('=')))) environment.push_back(entry);
   }
   for (const auto& [name, value] : env) environment.push_back(name + "=" + value);
+  // The data paths the tests create catalogs under (serve allows only its
+  // data root otherwise), unless the test or the caller's environment says.
+  if (!env.contains("HOGLAKE_ALLOWED_DATA_PATHS") && std::getenv("HOGLAKE_ALLOWED_DATA_PATHS") == nullptr) {
+    environment.push_back(std::string("HOGLAKE_ALLOWED_DATA_PATHS=") + kTestAllowedDataPaths);
+  }
   std::vector<char*> envp;
   for (auto& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);

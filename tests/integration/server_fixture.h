@@ -23,9 +23,23 @@ struct ApiResponse {
   std::string error() const;
 };
 
+// HOGLAKE_ALLOWED_DATA_PATHS for the servers the tests start: /tmp (where
+// local lakes and the servers' data directories are made; each server's own
+// PostgreSQL directories stay refused) and the buckets the tests name.
+inline constexpr const char* kTestAllowedDataPaths =
+    "file:///tmp/ file:///srv/ s3://bucket/ s3://b/ s3://b1/ s3://b2/ s3://elsewhere/ "
+    "s3://lake-bucket/ s3://loop/ s3://nowhere/ s3://other/ s3://replicas/ s3://shared/ "
+    "s3://hoglake-test/";
+
 // One `hoglake serve` child process on a data directory.
 class ServerProcess {
  public:
+  ServerProcess() = default;
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+  // A server still running (a test that stopped at a failed ASSERT) is
+  // killed, so it does not outlive the test binary.
+  ~ServerProcess() { Kill9(); }
   // Starts the server (with `extra_args` after the defaults, and `env` set in
   // the child's environment only) and waits until it serves; fails the test
   // otherwise.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, integration and interop tests under CTest,
-# then the unit tests once more under AddressSanitizer + UBSan.
+# then the unit tests once more under AddressSanitizer + UBSan, then each
+# libFuzzer target for a bounded time (scripts/fuzz.sh).
 # Installs what it needs first. Usage (as root): bash scripts/test.sh
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -16,3 +17,6 @@ build_tree "$HOGLAKE_ROOT/build-asan" -DHOGLAKE_SANITIZE=ON -DHOGLAKE_UNIT_TESTS
 log "running unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$HOGLAKE_ROOT/build-asan" --output-on-failure -j2 -L unit
+
+log "fuzzing (each target 60 s under ASan + UBSan)"
+bash "$HOGLAKE_ROOT/scripts/fuzz.sh" 60

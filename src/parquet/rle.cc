@@ -173,7 +173,8 @@ template <typename T, int... W>
 bool UnpackDispatch(const uint8_t* in, int64_t groups, int width, T* out, uint32_t limit,
                     std::integer_sequence<int, W...>) {
   bool ok = true;
-  ((width == W + 1 ? (ok = UnpackGroupsW<W + 1>(in, groups, out, limit), true) : false) || ...);
+  (void)((width == W + 1 ? (ok = UnpackGroupsW<W + 1>(in, groups, out, limit), true) : false) ||
+         ...);
   return ok;
 }
 

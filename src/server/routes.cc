@@ -342,7 +342,7 @@ void RegisterCommits(Router& router, const ServerContext& ctx) {
        {std::pair{"/commit", catalog::CommitEndpoint::kPlain},
         std::pair{"/commit/prepared", catalog::CommitEndpoint::kPrepared},
         std::pair{"/commit/uploads", catalog::CommitEndpoint::kUploads}}) {
-    router.Add("POST", P(kC, suffix), [ctx, endpoint](HttpRequest& req) -> Result<HttpResponse> {
+    router.Add("POST", P(kC, suffix), [ctx, endpoint = endpoint](HttpRequest& req) -> Result<HttpResponse> {
       HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
       HOGLAKE_ASSIGN_OR_RETURN(catalog::CommitRequest request, ParseCommitRequest(std::move(body)));
       HOGLAKE_ASSIGN_OR_RETURN(
@@ -426,7 +426,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterPartitions(router, context);
   RegisterTableCreations(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
-    router.Add(method, pattern, [method, pattern](HttpRequest&) -> Result<HttpResponse> {
+    router.Add(method, pattern, [method = method, pattern = pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");
     });
   }

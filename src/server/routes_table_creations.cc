@@ -113,7 +113,7 @@ void RegisterTableCreations(Router& router, const ServerContext& ctx) {
                                   std::pair{"/partitioned", TableCreationEndpoint::kPartitioned},
                                   std::pair{"/sorted", TableCreationEndpoint::kSorted},
                                   std::pair{"/metadata", TableCreationEndpoint::kMetadata}}) {
-    router.Add("PUT", P(suffix), [service, endpoint](HttpRequest& req) -> Result<HttpResponse> {
+    router.Add("PUT", P(suffix), [service, endpoint = endpoint](HttpRequest& req) -> Result<HttpResponse> {
       HOGLAKE_ASSIGN_OR_RETURN(std::string op, OperationId(req));
       HOGLAKE_ASSIGN_OR_RETURN(TableCreationDefinition definition, ParseDefinition(req));
       HOGLAKE_ASSIGN_OR_RETURN(auto created, service->PrepareTableCreation(req.Param("catalog"), op,
@@ -128,7 +128,7 @@ void RegisterTableCreations(Router& router, const ServerContext& ctx) {
   });
   for (auto [suffix, endpoint] : {std::pair{"/commit", TableCreationPublish::kPlain},
                                   std::pair{"/commit/uploads", TableCreationPublish::kUploads}}) {
-    router.Add("POST", P(suffix), [service, endpoint](HttpRequest& req) -> Result<HttpResponse> {
+    router.Add("POST", P(suffix), [service, endpoint = endpoint](HttpRequest& req) -> Result<HttpResponse> {
       HOGLAKE_ASSIGN_OR_RETURN(std::string op, OperationId(req));
       HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
       HOGLAKE_ASSIGN_OR_RETURN(JsonArray list, body.RequiredArray("files"));

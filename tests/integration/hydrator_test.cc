@@ -237,9 +237,15 @@ TEST(HydratorTest, ConcurrentRunsNeverProcessAFileTwice) {
   ASSERT_NO_FATAL_FAILURE(OpenLake(lake));
   client::Table table = CreateTable(lake, "t");
   const client::DataFile real = AppendOne(table, 30, true);
-  // 40 more registrations of the same object (paths need not be unique).
-  std::vector<std::string> more(
-      40, FileJson(real.path, real.record_count, real.file_size_bytes, real.footer_size));
+  // 40 more files with the same bytes (a path is registered once).
+  const std::string local = real.path.substr(std::string("file://").size());
+  std::vector<std::string> more;
+  for (int i = 0; i < 40; ++i) {
+    const std::string copy = local + ".copy" + std::to_string(i) + ".parquet";
+    std::filesystem::copy_file(local, copy, std::filesystem::copy_options::overwrite_existing);
+    more.push_back(FileJson("file://" + copy, real.record_count, real.file_size_bytes,
+                            real.footer_size));
+  }
   ASSERT_NO_FATAL_FAILURE(RegisterPending(lake, "t", more));
 
   auto run = [&] { return Hydrate(lake, "?batch=100"); };

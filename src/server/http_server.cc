@@ -158,8 +158,10 @@ class HttpServer::Impl {
  private:
   HttpFrontEndOptions FrontEndOptions() const {
     HttpFrontEndOptions front;
-    front.limits.max_header_bytes = static_cast<size_t>(std::max<int64_t>(options_.max_header_bytes, 1024));
-    front.limits.max_body_bytes = static_cast<uint64_t>(std::max<int64_t>(options_.max_body_bytes, 0));
+    front.limits.max_header_bytes =
+        static_cast<size_t>(std::max<int64_t>(options_.max_header_bytes, 1024));
+    front.limits.max_body_bytes =
+        static_cast<uint64_t>(std::max<int64_t>(options_.max_body_bytes, 0));
     front.max_body_memory_bytes =
         static_cast<uint64_t>(std::max<int64_t>(options_.max_body_memory_bytes, 0));
     front.max_connections = std::max(options_.max_connections, 1);
@@ -175,7 +177,8 @@ class HttpServer::Impl {
   void Dispatch(std::unique_ptr<HttpExchange> exchange) {
     HandlerPool* pool = IsHealthCheck(exchange->head) ? health_.get() : handlers_.get();
     auto held = std::make_shared<std::unique_ptr<HttpExchange>>(std::move(exchange));
-    pool->Enqueue([this, held](double queued_seconds) { Handle(std::move(*held), queued_seconds); });
+    pool->Enqueue(
+        [this, held](double queued_seconds) { Handle(std::move(*held), queued_seconds); });
   }
 
   void Handle(std::unique_ptr<HttpExchange> exchange, double queued_seconds) {

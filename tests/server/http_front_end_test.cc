@@ -49,6 +49,10 @@ class HttpFrontEndTest : public ::testing::Test {
       changed_.wait_for(lock, 10s, [this] { return released_; });
       return HttpResponse::Json(200, "{\"length\":" + std::to_string(request.body.size()) + "}");
     };
+    router_.Add("GET", "/big", [](HttpRequest&) -> Result<HttpResponse> {
+      return HttpResponse::JsonSegments(200,
+                                        {std::string(16 << 20, 'a'), std::string(16 << 20, 'b')});
+    });
     router_.Add("GET", "/hold", hold);
     router_.Add("POST", "/hold", hold);
   }
@@ -346,6 +350,8 @@ TEST_F(HttpFrontEndTest, ConnectionLimitClosesIdleConnectionsFirstThenRefuses) {
   EXPECT_EQ(idle.back()->Call("GET", "/livez").status, 200);
   // With every connection in the middle of a request, a new one gets 503.
   idle.clear();
+  ninth.Close();
+  std::this_thread::sleep_for(100ms);  // the server has seen them go
   std::vector<std::unique_ptr<RawHttpClient>> busy;
   for (int i = 0; i < 8; ++i) {
     busy.push_back(std::make_unique<RawHttpClient>(port_));
@@ -362,6 +368,34 @@ TEST_F(HttpFrontEndTest, ConnectionLimitClosesIdleConnectionsFirstThenRefuses) {
     ASSERT_TRUE(client->Send("\r\n\r\n"));
     EXPECT_EQ(client->Read().status, 200);
   }
+}
+
+// Clients that ask for 32 MiB and read none of it: the rest of each answer
+// waits in the loop, not on a handler thread (there are two).
+TEST_F(HttpFrontEndTest, ClientsThatDoNotReadHoldNoHandlerThread) {
+  ASSERT_NO_FATAL_FAILURE(Start());
+  std::vector<std::unique_ptr<RawHttpClient>> stuck;
+  for (int i = 0; i < 4; ++i) {
+    stuck.push_back(std::make_unique<RawHttpClient>(port_));
+    ASSERT_TRUE(stuck.back()->Send("GET /big HTTP/1.1\r\n\r\n"));
+  }
+  std::this_thread::sleep_for(200ms);
+  for (int i = 0; i < 4; ++i) {
+    RawHttpClient client(port_, 5);
+    EXPECT_EQ(client.Call("POST", "/echo", "", "abc").body, "{\"length\":3}") << i;
+  }
+  const RawReply whole = stuck.front()->Read();  // and the answer is still whole
+  EXPECT_EQ(whole.status, 200);
+  EXPECT_EQ(whole.body.size(), size_t{32} << 20);
+}
+
+TEST_F(HttpFrontEndTest, IdleKeepAliveConnectionsAreClosedAfterTheirTimeout) {
+  HttpServerOptions options;
+  options.keep_alive_timeout_ms = 200;
+  ASSERT_NO_FATAL_FAILURE(Start(options));
+  RawHttpClient client(port_);
+  ASSERT_EQ(client.Call("GET", "/livez").status, 200);
+  EXPECT_TRUE(client.ClosedByPeer());  // within the client's 10 s
 }
 
 TEST_F(HttpFrontEndTest, AHeadThatDoesNotArriveInTimeIs408) {

@@ -411,6 +411,20 @@ TEST_F(HttpFrontEndTest, AHeadThatDoesNotArriveInTimeIs408) {
   EXPECT_TRUE(client.ClosedByPeer());
 }
 
+TEST_F(HttpFrontEndTest, ABodyThatStopsComingIs408) {
+  HttpServerOptions options;
+  options.body_idle_timeout_ms = 300;
+  ASSERT_NO_FATAL_FAILURE(Start(options));
+  RawHttpClient client(port_);
+  ASSERT_TRUE(client.Send("POST /echo HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc"));
+  const RawReply reply = client.Read();
+  ASSERT_TRUE(reply.ok);
+  EXPECT_EQ(reply.status, 408);
+  EXPECT_NE(reply.body.find("request body did not arrive"), std::string::npos) << reply.body;
+  EXPECT_TRUE(client.ClosedByPeer());
+  EXPECT_EQ(echoed_, 0);
+}
+
 // Peak resident memory while a 600 MB chunked body (made on the fly) is
 // sent at a server with an 8 MiB body limit: refused at the limit, the rest
 // read and dropped, never buffered.

@@ -241,6 +241,19 @@ Status Serve(const ServeOptions& options) {
   http_options.port = listen.second;
   http_options.threads = options.http_threads;
   http_options.admission_ms = service_options.commit_lock_timeout_ms;
+  // Front-end limits (http_server.h); the defaults suit one machine.
+  http_options.max_connections =
+      static_cast<int>(EnvInt("HOGLAKE_MAX_CONNECTIONS", http_options.max_connections));
+  http_options.max_header_bytes =
+      EnvInt("HOGLAKE_MAX_REQUEST_HEADER_BYTES", http_options.max_header_bytes);
+  http_options.max_body_bytes =
+      EnvInt("HOGLAKE_MAX_REQUEST_BODY_BYTES", http_options.max_body_bytes);
+  http_options.max_body_memory_bytes =
+      EnvInt("HOGLAKE_MAX_REQUEST_BODY_MEMORY_BYTES", http_options.max_body_memory_bytes);
+  http_options.header_timeout_ms =
+      EnvInt("HOGLAKE_HTTP_HEADER_TIMEOUT_MS", http_options.header_timeout_ms);
+  http_options.keep_alive_timeout_ms =
+      EnvInt("HOGLAKE_HTTP_KEEP_ALIVE_TIMEOUT_MS", http_options.keep_alive_timeout_ms);
   server::HttpServer http(&router, &metrics, http_options);
   HOGLAKE_ASSIGN_OR_RETURN(int port, http.Bind());
   const std::string url = "http://" + listen.first + ":" + std::to_string(port);

@@ -1,5 +1,5 @@
 // The HTTP request and response as the route handlers see them, independent
-// of the HTTP library underneath (http_server.cc adapts cpp-httplib).
+// of the HTTP front end underneath (http_server.cc).
 #pragma once
 
 #include <map>

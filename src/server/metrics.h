@@ -15,7 +15,7 @@
 //     state the catalog's last batch left), read, fallback (a cached attempt
 //     rolled back, then read); appears once counted
 //   hoglake_request_queue_wait_seconds                           histogram
-//     how long a connection's first request waited for a handler thread
+//     how long each request waited for a handler thread
 //   hoglake_requests_shed_total                                  counter
 //     requests answered 503 because that wait passed the admission bound
 // The commit-lock and batch series are always rendered (zero before any).

@@ -1,9 +1,11 @@
 // Admission (contract §1.5 backpressure): a second server with two handler
-// threads and a 300 ms admission bound. Two clients that open a connection
-// and stall mid-request hold both threads for over a second; a request
-// queued behind them is shed with 503 commit_queue_timeout and
-// Retry-After: 1, never dispatched, and counted on /metrics. Routes outside
-// /v1 (health checks) are served however long they queued.
+// threads and a 300 ms admission bound. Connections that stall mid-request
+// hold no handler thread (the front end reads them without one), so a
+// request beside them is served at once. Two requests blocked in
+// PostgreSQL on a table lock hold both threads for over a second; a /v1
+// request queued behind them is shed with 503 commit_queue_timeout and
+// Retry-After: 1, never dispatched, and counted on /metrics. Health checks
+// run on threads of their own and are served meanwhile.
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netinet/in.h>
@@ -12,7 +14,6 @@
 
 #include <chrono>
 #include <future>
-#include <optional>
 #include <string>
 #include <thread>
 
@@ -22,8 +23,7 @@
 namespace hoglake::testing {
 namespace {
 
-// A connection that sends half a request line and then stalls, holding a
-// handler thread until it is closed.
+// A connection that sends half a request line and then stalls.
 class StalledClient {
  public:
   explicit StalledClient(int port) {
@@ -66,19 +66,38 @@ TEST(AdmissionTest, RequestsQueuedPastTheBoundAreShed) {
                : std::make_pair(-1, std::string());
     });
   };
-  std::optional<StalledClient> a(std::in_place, port), b(std::in_place, port);
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // both threads taken
+  {
+    // Stalled connections take no handler thread: served, not shed.
+    StalledClient a(port), b(port), c(port);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(CallServer(url, "GET", "/v1/catalogs").status, 200);
+  }
+
+  // Two requests wait on a lock held here, one on each handler thread.
+  PgSession locker(TestPgConninfo(db));
+  ASSERT_TRUE(locker.ok());
+  locker.Exec("BEGIN");
+  locker.Exec("LOCK TABLE hog_catalog IN ACCESS EXCLUSIVE MODE");
+  auto blocked_a = queued_call("/v1/catalogs");
+  auto blocked_b = queued_call("/v1/catalogs");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (locker.Int("SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = "
+                    "'hog_catalog'::regclass") < 2 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   auto shed = queued_call("/v1/catalogs");
   auto health = queued_call("/livez");
-  // Closing the stalled connections frees the threads; the queued requests
-  // then start after ~1.2 s in the queue, four times the bound.
+  EXPECT_EQ(health.get().first, 200);  // its own threads: served while both are held
+  // Releasing the lock frees the threads; the queued request then starts
+  // after ~1.2 s in the queue, four times the bound.
   std::this_thread::sleep_for(std::chrono::milliseconds(1200));
-  a.reset();
-  b.reset();
+  locker.Exec("COMMIT");
+  EXPECT_EQ(blocked_a.get().first, 200);
+  EXPECT_EQ(blocked_b.get().first, 200);
   const auto [shed_status, retry_after] = shed.get();
   EXPECT_EQ(shed_status, 503);
   EXPECT_EQ(retry_after, "1");
-  EXPECT_EQ(health.get().first, 200);  // not a /v1 route: served
 
   // Once the queue is short again, requests are served; the shed one is
   // counted and the queue waits are recorded.

@@ -1,9 +1,9 @@
 // The listen backlog (server/http_server.cc, Bind): a burst of connections
 // arriving while the server cannot accept them waits in the kernel's queue
-// and is served once the server runs again. httplib listens with a backlog
-// of 5; past it the kernel drops handshakes, and a client then stalls for a
-// second or more or sees its first request fail (what 24 writers starting
-// at once on a busy machine hit). Here the server is stopped (SIGSTOP) while
+// and is served once the server runs again. With a small backlog (the 5
+// cpp-httplib's server used) the kernel drops handshakes past it, and a
+// client then stalls for a second or more or sees its first request fail
+// (what 24 writers starting at once on a busy machine hit). Here the server is stopped (SIGSTOP) while
 // 40 clients connect, so nothing is accepted until it continues.
 #include <arpa/inet.h>
 #include <netinet/in.h>

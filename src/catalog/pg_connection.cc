@@ -1,6 +1,7 @@
 #include "catalog/pg_connection.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <charconv>
 #include <cstring>
@@ -63,12 +64,12 @@ PgConnection::PgConnection(pg_conn* conn) : conn_(conn) {}
 
 Result<PgConnection> PgConnection::Open(const std::string& conninfo) {
   pg_conn* conn = PQconnectdb(conninfo.c_str());
-  if (conn == nullptr) return Unavailable("cannot allocate a PostgreSQL connection");
+  if (conn == nullptr) return DatabaseUnavailable("cannot allocate a PostgreSQL connection");
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string message = PQerrorMessage(conn);
     PQfinish(conn);
     while (!message.empty() && message.back() == '\n') message.pop_back();
-    return Unavailable("cannot connect to PostgreSQL: ", message);
+    return DatabaseUnavailable("cannot connect to PostgreSQL: ", message);
   }
   return PgConnection(conn);
 }
@@ -77,7 +78,34 @@ bool PgConnection::broken() const {
   return poisoned_ || !conn_ || PQstatus(conn_.get()) != CONNECTION_OK;
 }
 
-Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
+bool PgConnection::Alive() {
+  if (broken()) return false;
+  // An idle connection has nothing to read. Something readable is the
+  // server's goodbye (a FATAL error, then end of file) or a notice: let
+  // libpq take it, which marks the connection bad on end of file.
+  pollfd fd{PQsocket(conn_.get()), POLLIN, 0};
+  if (fd.fd < 0) return false;
+  if (poll(&fd, 1, 0) > 0) {
+    if (PQconsumeInput(conn_.get()) != 1) poisoned_ = true;
+    while (PGnotify* n = PQnotifies(conn_.get())) PQfreemem(n);
+  }
+  return !broken() && PQtransactionStatus(conn_.get()) == PQTRANS_IDLE;
+}
+
+namespace {
+
+// SQLSTATEs of a server that is going away or not yet accepting work:
+// connection exceptions (class 08), admin_shutdown (57P01, which is also
+// how a backend reports that its postmaster died), crash_shutdown (57P02)
+// and cannot_connect_now (57P03, starting up or in recovery).
+bool DatabaseGone(std::string_view sqlstate) {
+  return sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" ||
+         sqlstate == "57P03";
+}
+
+}  // namespace
+
+Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) {
   const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
   std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_.get());
   while (!message.empty() && message.back() == '\n') message.pop_back();
@@ -85,8 +113,9 @@ Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
   ErrorCode code = ErrorCode::kInternal;
   if (sqlstate == "55P03") {
     code = ErrorCode::kCommitQueueTimeout;
-  } else if (sqlstate.starts_with("08") || broken()) {
-    code = ErrorCode::kUnavailable;
+  } else if (DatabaseGone(sqlstate) || broken()) {
+    code = ErrorCode::kDatabaseUnavailable;
+    poisoned_ = true;  // whatever the socket says, this session is over
   } else if (sqlstate == "23505") {
     code = ErrorCode::kAlreadyExists;
   }

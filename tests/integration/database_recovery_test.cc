@@ -1,0 +1,401 @@
+// The server outlives its database (catalog/embedded_postgres.h, server
+// error mapping in http_types.h):
+//   * kill -9 of the embedded postmaster: the server restarts it by itself;
+//     while it is down every 503 is `database_unavailable` (or /healthz's
+//     "db unreachable") with Retry-After and no internal detail (no data
+//     directory path, no socket name, no connection string); writes in
+//     flight get that 503, never a 500; within 30 s /healthz is 200 again,
+//     new commits succeed, everything acknowledged before is still there,
+//     and the maintenance loop and metrics sampler run again;
+//   * the same twice in a row (the second restart after backoff);
+//   * an external --database-url that goes away answers the same 503s and
+//     is reconnected to once it is back (nothing restarted by the server).
+#include <signal.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server_fixture.h"
+
+namespace hoglake::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string NewDir(const char* name) {
+  std::string pattern = std::string("/tmp/hoglake-") + name + "-XXXXXX";
+  EXPECT_NE(mkdtemp(pattern.data()), nullptr);
+  return pattern;
+}
+
+pid_t PostmasterPid(const std::string& dir) {
+  std::ifstream in(dir + "/pg/postmaster.pid");
+  pid_t pid = 0;
+  in >> pid;
+  return pid;
+}
+
+int Count(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+// One lake on one server: catalog `name` with namespace ns and table t.
+struct Lake {
+  std::string url;
+  std::string name;
+  std::string catalog() const { return "/v1/catalogs/" + name; }
+  std::string table() const { return catalog() + "/namespaces/ns/tables/t"; }
+};
+
+Lake MakeLake(const std::string& url, const std::string& name) {
+  Lake lake{url, name};
+  EXPECT_EQ(CallServer(url, "POST", "/v1/catalogs",
+                       R"({"name":")" + name + R"(","data_path":"s3://b/)" + name + R"("})")
+                .status,
+            201);
+  EXPECT_EQ(CallServer(url, "POST", lake.catalog() + "/namespaces", R"({"name":"ns"})").status,
+            201);
+  EXPECT_EQ(CallServer(url, "POST", lake.catalog() + "/namespaces/ns/tables",
+                       R"({"name":"t","columns":[{"name":"id","type":"long"}]})")
+                .status,
+            201);
+  return lake;
+}
+
+ApiResponse Commit(const Lake& lake, const std::string& file) {
+  const std::string path = "s3://b/" + lake.name + "/" + file + ".parquet";
+  return CallServer(lake.url, "POST", lake.catalog() + "/commit",
+                    R"({"appends":[{"namespace":"ns","table":"t","files":[{"path":")" + path +
+                        R"(","record_count":3,"file_size_bytes":30}]}]})");
+}
+
+// What the server answered while its database was (possibly) down.
+class Answers {
+ public:
+  // `secrets`: texts no response body may contain.
+  explicit Answers(std::vector<std::string> secrets) : secrets_(std::move(secrets)) {}
+
+  // Records one answer to `what`; returns whether it was a 503.
+  bool Check(const std::string& what, const ApiResponse& r, bool health) {
+    std::lock_guard lock(mutex_);
+    for (const std::string& secret : secrets_) {
+      EXPECT_EQ(r.body.find(secret), std::string::npos)
+          << what << " leaks '" << secret << "': " << r.status << " " << r.body;
+    }
+    if (r.status == 200 || r.status == 201) return false;
+    EXPECT_EQ(r.status, 503) << what << ": " << r.body;  // never a 500, never a dropped request
+    if (r.status != 503) return false;
+    ++unavailable_;
+    EXPECT_EQ(r.header_retry_after, "1") << what << ": " << r.body;
+    if (health) {
+      EXPECT_EQ(r.body, "db unreachable") << what;
+    } else {
+      EXPECT_EQ(r.error(), "database_unavailable") << what << ": " << r.body;
+      EXPECT_NE(r.body.find("\"detail\""), std::string::npos) << what << ": " << r.body;
+    }
+    return true;
+  }
+  int unavailable() {
+    std::lock_guard lock(mutex_);
+    return unavailable_;
+  }
+
+ private:
+  const std::vector<std::string> secrets_;
+  std::mutex mutex_;
+  int unavailable_ = 0;
+};
+
+// Writers committing to `lake` until stopped; every answer is checked, and
+// the files of acknowledged commits are kept.
+class Writers {
+ public:
+  Writers(const Lake& lake, Answers* answers, int count) {
+    for (int w = 0; w < count; ++w) {
+      threads_.emplace_back([this, lake, answers, w] {
+        for (int i = 0; !stop_; ++i) {
+          const std::string file = "w" + std::to_string(w) + "-" + std::to_string(i);
+          ApiResponse r = Commit(lake, file);
+          answers->Check("in-flight commit " + file, r, false);
+          if (r.status == 200) {
+            std::lock_guard lock(mutex_);
+            acknowledged_.insert("s3://b/" + lake.name + "/" + file + ".parquet");
+          }
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+      });
+    }
+  }
+  std::set<std::string> Stop() {
+    stop_ = true;
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+    return acknowledged_;
+  }
+  ~Writers() { Stop(); }
+
+ private:
+  std::vector<std::thread> threads_;
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::set<std::string> acknowledged_;
+};
+
+// Polls `lake`'s server until /healthz is 200 and a commit succeeds, checking
+// every answer on the way; returns the acknowledged file, or "" on timeout.
+std::string AwaitRecovery(const Lake& lake, Answers* answers, const std::string& tag,
+                          std::chrono::seconds bound = std::chrono::seconds(30)) {
+  const auto deadline = Clock::now() + bound;
+  for (int i = 0; Clock::now() < deadline; ++i) {
+    ApiResponse health = CallServer(lake.url, "GET", "/healthz");
+    answers->Check("GET /healthz", health, true);
+    answers->Check("GET catalog", CallServer(lake.url, "GET", lake.catalog()), false);
+    answers->Check("GET snapshots", CallServer(lake.url, "GET", lake.catalog() + "/snapshots"),
+                   false);
+    const std::string file = tag + "-" + std::to_string(i);
+    ApiResponse commit = Commit(lake, file);
+    answers->Check("commit " + file, commit, false);
+    if (health.status == 200 && commit.status == 200) {
+      return "s3://b/" + lake.name + "/" + file + ".parquet";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return "";
+}
+
+// Every acknowledged file is live exactly once, and the snapshots are dense
+// from the catalog's creation to its head.
+void ExpectAllThere(const Lake& lake, const std::set<std::string>& acknowledged) {
+  ApiResponse scan = CallServer(lake.url, "GET", lake.table() + "/scan");
+  ASSERT_EQ(scan.status, 200) << scan.body;
+  std::set<std::string> live;
+  for (const auto& f : scan.json.GetArray()) {
+    EXPECT_TRUE(live.insert(f["data_file"]["path"].GetString()).second)
+        << "registered twice: " << f["data_file"]["path"].GetString();
+  }
+  for (const std::string& path : acknowledged) EXPECT_TRUE(live.contains(path)) << "lost: " << path;
+  ApiResponse catalog = CallServer(lake.url, "GET", lake.catalog());
+  ASSERT_EQ(catalog.status, 200) << catalog.body;
+  // 0 = catalog, 1 = namespace, 2 = table, then one per commit that took.
+  const int64_t head = catalog.json["head_snapshot_id"].GetInt64();
+  EXPECT_EQ(head, 2 + static_cast<int64_t>(live.size()));
+  ApiResponse snapshots = CallServer(lake.url, "GET", lake.catalog() + "/snapshots?limit=4");
+  ASSERT_EQ(snapshots.status, 200) << snapshots.body;
+  ASSERT_EQ(snapshots.json["snapshots"].Size(), 4u) << snapshots.body;
+  for (int64_t id = 0; id < 4; ++id) {
+    EXPECT_EQ(snapshots.json["snapshots"][id]["snapshot_id"].GetInt64(), id) << snapshots.body;
+  }
+}
+
+// Kills the postmaster of the server on `dir` and waits until the server
+// has recovered, with writers in flight; returns the files acknowledged.
+std::set<std::string> KillAndRecover(const ServerProcess& server, const std::string& dir,
+                                     const Lake& lake, const std::string& tag) {
+  Answers answers({dir, ".s.PGSQL", "host=", "dbname="});
+  const pid_t postmaster = PostmasterPid(dir);
+  EXPECT_GT(postmaster, 0);
+  if (postmaster <= 0) return {};
+  Writers writers(lake, &answers, 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // commits in flight
+  EXPECT_EQ(kill(postmaster, SIGKILL), 0);
+  const auto killed = Clock::now();
+  const std::string after = AwaitRecovery(lake, &answers, tag);
+  EXPECT_FALSE(after.empty()) << "no recovery within 30 s:\n" << server.Log();
+  std::set<std::string> acknowledged = writers.Stop();
+  if (!after.empty()) acknowledged.insert(after);
+  // The outage was seen, and the server really runs a new postmaster.
+  EXPECT_GT(answers.unavailable(), 0);
+  EXPECT_NE(PostmasterPid(dir), postmaster);
+  EXPECT_LT(Clock::now() - killed, std::chrono::seconds(30));
+  return acknowledged;
+}
+
+std::string Metrics(const std::string& url) { return CallServer(url, "GET", "/metrics").body; }
+
+constexpr const char* kExpiryRunsOk =
+    "hoglake_maintenance_runs_total{task=\"expiry\",trigger=\"loop\",status=\"ok\"}";
+
+// Starts a server whose maintenance loop and metrics sampler tick fast.
+void StartFastServer(ServerProcess& server, const std::string& dir,
+                     const std::vector<std::string>& args = {}) {
+  server.Start(dir, args,
+               {{"HOGLAKE_EXPIRY_INTERVAL_MS", "200"},
+                {"HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", "200"}});
+}
+
+// Both background loops succeed again after the outage: the sampler takes
+// new samples and the expiry loop completes new runs.
+void ExpectLoopsRunAgain(const std::string& url) {
+  const std::string before = Metrics(url);
+  const double sampled = MetricSample(before, "hoglake_metrics_last_sample_epoch");
+  const double expiry_runs = MetricSample(before, kExpiryRunsOk);
+  const auto deadline = Clock::now() + std::chrono::seconds(15);
+  bool sampler = false, expiry = false;
+  while (Clock::now() < deadline && !(sampler && expiry)) {
+    const std::string now = Metrics(url);
+    sampler = MetricSample(now, "hoglake_metrics_last_sample_epoch") > sampled;
+    expiry = MetricSample(now, kExpiryRunsOk) > expiry_runs;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(sampler) << "the metrics sampler did not sample again";
+  EXPECT_TRUE(expiry) << "the maintenance loop did not run again";
+}
+
+TEST(DatabaseRecoveryTest, KilledEmbeddedPostgresIsRestartedAndServesAgain) {
+  const std::string dir = NewDir("pgkill");
+  ServerProcess server;
+  StartFastServer(server, dir);
+  ASSERT_TRUE(server.running()) << server.Log();
+  const Lake lake = MakeLake(server.base_url(), "kill1");
+  // A retention long enough that expiry never removes a snapshot: the loop
+  // runs (and is counted) but keeps the history this test checks.
+  ASSERT_EQ(CallServer(server.base_url(), "PATCH", lake.catalog() + "/options",
+                       R"({"snapshot_retention_seconds":86400})")
+                .status,
+            200);
+  ASSERT_EQ(Commit(lake, "before").status, 200);
+  std::set<std::string> acknowledged = {"s3://b/kill1/before.parquet"};
+
+  const std::set<std::string> during = KillAndRecover(server, dir, lake, "after");
+  acknowledged.insert(during.begin(), during.end());
+  ExpectAllThere(lake, acknowledged);
+  ExpectLoopsRunAgain(server.base_url());
+  const std::string log = server.Log();
+  EXPECT_NE(log.find("embedded PostgreSQL restarted"), std::string::npos) << log;
+  EXPECT_EQ(log.find("unhandled exception"), std::string::npos) << log;
+  server.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
+TEST(DatabaseRecoveryTest, KilledTwiceInARowRecoversTwice) {
+  const std::string dir = NewDir("pgkill2");
+  ServerProcess server;
+  StartFastServer(server, dir);
+  ASSERT_TRUE(server.running()) << server.Log();
+  const Lake lake = MakeLake(server.base_url(), "kill2");
+  ASSERT_EQ(Commit(lake, "before").status, 200);
+  std::set<std::string> acknowledged = {"s3://b/kill2/before.parquet"};
+  // The second kill comes right after the first recovery: the supervisor
+  // backs off longer, and recovers again.
+  for (const char* round : {"first", "second"}) {
+    SCOPED_TRACE(round);
+    const std::set<std::string> during = KillAndRecover(server, dir, lake, round);
+    acknowledged.insert(during.begin(), during.end());
+  }
+  ExpectAllThere(lake, acknowledged);
+  const std::string log = server.Log();
+  EXPECT_EQ(Count(log, "embedded PostgreSQL restarted"), 2) << log;
+  // Shutdown is clean after the restarts (ServerProcess::Stop checks exit 0),
+  // and leaves no postmaster behind.
+  const pid_t postmaster = PostmasterPid(dir);
+  server.Stop();
+  EXPECT_TRUE(postmaster <= 0 || kill(postmaster, 0) != 0) << "postmaster " << postmaster;
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
+TEST(DatabaseRecoveryTest, ShutdownWhileARestartIsPendingIsClean) {
+  const std::string dir = NewDir("pgkill3");
+  ServerProcess server;
+  server.Start(dir);
+  ASSERT_TRUE(server.running()) << server.Log();
+  const pid_t postmaster = PostmasterPid(dir);
+  ASSERT_GT(postmaster, 0);
+  ASSERT_EQ(kill(postmaster, SIGKILL), 0);
+  // Stop at once, while the supervisor waits to restart (or is restarting).
+  server.Stop();  // expects a clean exit
+  const pid_t left = PostmasterPid(dir);
+  EXPECT_TRUE(left <= 0 || left == postmaster || kill(left, 0) != 0) << "postmaster " << left;
+  // The data directory is usable again.
+  ServerProcess again;
+  again.Start(dir);
+  ASSERT_TRUE(again.running()) << again.Log();
+  EXPECT_EQ(CallServer(again.base_url(), "GET", "/healthz").status, 200);
+  again.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
+TEST(DatabaseRecoveryTest, ExternalDatabaseOutageAnswers503AndReconnects) {
+  // A server of our own plays the external database: stopping it takes its
+  // PostgreSQL away for as long as the test wants; starting it on the same
+  // directory brings the database back on the same socket.
+  const std::string db_dir = NewDir("extdb");
+  ServerProcess database;
+  database.Start(db_dir);
+  ASSERT_TRUE(database.running()) << database.Log();
+  const std::string socket_dir = db_dir + "/run";
+  const std::string db = "outage_" + std::to_string(getpid());
+  {
+    PGconn* conn = PQconnectdb(
+        ("host=" + socket_dir + " port=5432 user=hoglake dbname=postgres").c_str());
+    ASSERT_EQ(PQstatus(conn), CONNECTION_OK) << PQerrorMessage(conn);
+    PGresult* created = PQexec(conn, ("CREATE DATABASE " + db).c_str());
+    ASSERT_EQ(PQresultStatus(created), PGRES_COMMAND_OK) << PQerrorMessage(conn);
+    PQclear(created);
+    PQfinish(conn);
+  }
+  const std::string url = "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake";
+  const std::string dir = NewDir("extsrv");
+  ServerProcess server;
+  StartFastServer(server, dir, {"--database-url", url});
+  ASSERT_TRUE(server.running()) << server.Log();
+  const Lake lake = MakeLake(server.base_url(), "ext");
+  ASSERT_EQ(CallServer(server.base_url(), "PATCH", lake.catalog() + "/options",
+                       R"({"snapshot_retention_seconds":86400})")
+                .status,
+            200);
+  ASSERT_EQ(Commit(lake, "before").status, 200);
+  std::set<std::string> acknowledged = {"s3://b/ext/before.parquet"};
+
+  Answers answers({db_dir, ".s.PGSQL", "host=", "dbname=", db});
+  {
+    Writers writers(lake, &answers, 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    database.Stop();
+    // Down for a while: everything that needs the database is a clean 503.
+    const auto until = Clock::now() + std::chrono::milliseconds(1500);
+    int down = 0;
+    for (int i = 0; Clock::now() < until; ++i) {
+      down += answers.Check("GET /healthz", CallServer(lake.url, "GET", "/healthz"), true);
+      down += answers.Check("GET catalog", CallServer(lake.url, "GET", lake.catalog()), false);
+      down += answers.Check("commit", Commit(lake, "down-" + std::to_string(i)), false);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    EXPECT_GT(down, 10);
+    const std::set<std::string> during = writers.Stop();
+    acknowledged.insert(during.begin(), during.end());
+  }
+  // While down, /healthz said so every time.
+  EXPECT_EQ(CallServer(lake.url, "GET", "/healthz").status, 503);
+
+  database.Start(db_dir);
+  ASSERT_TRUE(database.running()) << database.Log();
+  const std::string after = AwaitRecovery(lake, &answers, "back");
+  ASSERT_FALSE(after.empty()) << "no reconnection within 30 s:\n" << server.Log();
+  acknowledged.insert(after);
+  ExpectAllThere(lake, acknowledged);
+  ExpectLoopsRunAgain(server.base_url());
+  const std::string log = server.Log();
+  EXPECT_EQ(log.find("restarting"), std::string::npos) << log;  // not ours to restart
+  EXPECT_FALSE(std::filesystem::exists(dir + "/pg"));
+  server.Stop();
+  database.Stop();
+  if (!::testing::Test::HasFailure()) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove_all(db_dir);
+  }
+}
+
+}  // namespace
+}  // namespace hoglake::testing

@@ -7,6 +7,8 @@
 //     flight get that 503, never a 500; within 30 s /healthz is 200 again,
 //     new commits succeed, everything acknowledged before is still there,
 //     and the maintenance loop and metrics sampler run again;
+//   * commits waiting inside PostgreSQL (for a catalog's commit lock) when
+//     it dies answer that 503 too;
 //   * the same twice in a row (the second restart after backoff);
 //   * an external --database-url that goes away answers the same 503s and
 //     is reconnected to once it is back (nothing restarted by the server).
@@ -25,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
@@ -281,6 +284,60 @@ TEST(DatabaseRecoveryTest, KilledEmbeddedPostgresIsRestartedAndServesAgain) {
   const std::string log = server.Log();
   EXPECT_NE(log.find("embedded PostgreSQL restarted"), std::string::npos) << log;
   EXPECT_EQ(log.find("unhandled exception"), std::string::npos) << log;
+  server.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
+// Mirrors src/catalog/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
+int64_t CommitLockKey(int64_t catalog_id) {
+  constexpr int64_t kCatalogCommitLockClass = 4740871;
+  return (kCatalogCommitLockClass << 32) | (catalog_id & 0xFFFFFFFF);
+}
+
+TEST(DatabaseRecoveryTest, CommitsWaitingInsideTheDatabaseWhenItDiesAnswer503) {
+  const std::string dir = NewDir("pgkill-inflight");
+  ServerProcess server;
+  server.Start(dir);
+  ASSERT_TRUE(server.running()) << server.Log();
+  const Lake lake = MakeLake(server.base_url(), "inflight");
+  ASSERT_EQ(Commit(lake, "before").status, 200);
+  // A session of our own holds the catalog's commit lock, so the commits
+  // sent next wait inside PostgreSQL, each on a connection of the pool.
+  PgSession holder("host=" + dir + "/run port=5432 user=hoglake dbname=hoglake");
+  ASSERT_TRUE(holder.ok());
+  const int64_t catalog_id =
+      holder.Int("SELECT catalog_id FROM hog_catalog WHERE name = 'inflight'");
+  holder.Run("BEGIN");
+  holder.Run("SELECT pg_advisory_xact_lock(" + std::to_string(CommitLockKey(catalog_id)) + ")");
+  constexpr int kWaiting = 3;
+  std::vector<ApiResponse> answers(kWaiting);
+  std::vector<std::thread> commits;
+  for (int i = 0; i < kWaiting; ++i) {
+    commits.emplace_back([&, i] { answers[i] = Commit(lake, "waiting-" + std::to_string(i)); });
+  }
+  // Group commit may put them in one transaction: at least one waits.
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  int64_t waiting = 0;
+  while (Clock::now() < deadline && waiting == 0) {
+    waiting = holder.Int("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GT(waiting, 0);
+  const pid_t postmaster = PostmasterPid(dir);
+  ASSERT_GT(postmaster, 0);
+  ASSERT_EQ(kill(postmaster, SIGKILL), 0);
+  for (auto& t : commits) t.join();
+  Answers checked({dir, ".s.PGSQL", "host=", "dbname="});
+  for (int i = 0; i < kWaiting; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_TRUE(checked.Check("waiting commit", answers[i], false)) << answers[i].body;
+  }
+  // None of them was applied, and the server recovers.
+  const std::string after = AwaitRecovery(lake, &checked, "after");
+  ASSERT_FALSE(after.empty()) << "no recovery within 30 s:\n" << server.Log();
+  ExpectAllThere(lake, {"s3://b/inflight/before.parquet", after});
+  ApiResponse scan = CallServer(lake.url, "GET", lake.table() + "/scan");
+  EXPECT_EQ(scan.json.Size(), 2u) << scan.body;
   server.Stop();
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }

@@ -320,7 +320,9 @@ Status EmbeddedPostgres::WaitUntilReady() {
   while (std::chrono::steady_clock::now() < deadline) {
     const PGPing answer = PQping(ping.c_str());
     if (answer == PQPING_OK) return Status::Ok();
-    if (answer == PQPING_REJECT) deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    if (answer == PQPING_REJECT) {
+      deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    }
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;

@@ -8,6 +8,8 @@
 #include <iterator>
 #include <optional>
 
+#include "common/log.h"
+
 namespace hoglake::catalog {
 
 PgResult::PgResult(pg_result* result) : result_(result, &PQclear) {}
@@ -62,8 +64,33 @@ void PgConnection::Closer::operator()(pg_conn* conn) const { PQfinish(conn); }
 
 PgConnection::PgConnection(pg_conn* conn) : conn_(conn) {}
 
+namespace {
+
+// Notices and the errors a server sends outside a query ("terminating
+// connection due to unexpected postmaster exit") go to our log, not raw to
+// standard error.
+void LogNotice(void* /*arg*/, const char* message) {
+  std::string_view text(message);
+  while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  if (text.starts_with("NOTICE") || text.starts_with("INFO") || text.starts_with("LOG") ||
+      text.starts_with("DEBUG")) {
+    LogInfo("PostgreSQL: ", text);
+  } else {
+    LogWarn("PostgreSQL: ", text);
+  }
+}
+
+}  // namespace
+
 Result<PgConnection> PgConnection::Open(const std::string& conninfo) {
-  pg_conn* conn = PQconnectdb(conninfo.c_str());
+  // Defaults that `conninfo` may override (they come before it): a database
+  // that does not answer fails the attempt within 10 s, and a TCP peer that
+  // vanished mid-query is noticed within about half a minute rather than
+  // the system's two hours. Unix sockets ignore the keepalives.
+  const char* keywords[] = {"connect_timeout",  "keepalives_idle", "keepalives_interval",
+                            "keepalives_count", "dbname",          nullptr};
+  const char* values[] = {"10", "15", "5", "3", conninfo.c_str(), nullptr};
+  pg_conn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   if (conn == nullptr) return DatabaseUnavailable("cannot allocate a PostgreSQL connection");
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string message = PQerrorMessage(conn);
@@ -71,6 +98,7 @@ Result<PgConnection> PgConnection::Open(const std::string& conninfo) {
     while (!message.empty() && message.back() == '\n') message.pop_back();
     return DatabaseUnavailable("cannot connect to PostgreSQL: ", message);
   }
+  PQsetNoticeProcessor(conn, &LogNotice, nullptr);
   return PgConnection(conn);
 }
 

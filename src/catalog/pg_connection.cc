@@ -108,16 +108,16 @@ bool PgConnection::broken() const {
 
 bool PgConnection::Alive() {
   if (broken()) return false;
-  // An idle connection has nothing to read. Something readable is the
-  // server's goodbye (a FATAL error, then end of file) or a notice: let
-  // libpq take it, which marks the connection bad on end of file.
+  // An idle connection has nothing to read: anything readable is the
+  // server's goodbye (a FATAL error, then end of file: it was shut down,
+  // crashed, or its postmaster died) or something unasked for. Either way
+  // the connection is not worth keeping; a fresh one costs little.
   pollfd fd{PQsocket(conn_.get()), POLLIN, 0};
-  if (fd.fd < 0) return false;
-  if (poll(&fd, 1, 0) > 0) {
-    if (PQconsumeInput(conn_.get()) != 1) poisoned_ = true;
-    while (PGnotify* n = PQnotifies(conn_.get())) PQfreemem(n);
+  if (fd.fd < 0 || poll(&fd, 1, 0) != 0) {
+    poisoned_ = true;
+    return false;
   }
-  return !broken() && PQtransactionStatus(conn_.get()) == PQTRANS_IDLE;
+  return PQtransactionStatus(conn_.get()) == PQTRANS_IDLE;
 }
 
 namespace {

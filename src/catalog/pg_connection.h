@@ -133,10 +133,11 @@ class PgConnection {
   // unknown state, or the server said it is going away); the pool drops
   // such connections.
   bool broken() const;
-  // For an idle connection about to be reused: false when it is broken or
-  // the server has closed it meanwhile (a restarted or crashed database
-  // leaves its idle connections dead until they are used), or when it is
-  // not idle. Never blocks.
+  // For an idle connection about to be reused: false when it is broken, when
+  // the server has sent anything since (a restarted or crashed database
+  // leaves its idle connections dead until they are used; each got a FATAL
+  // error and end of file), or when it is not idle; a connection found so
+  // is broken() from then on. Never blocks.
   bool Alive();
 
  private:

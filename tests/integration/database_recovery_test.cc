@@ -8,7 +8,8 @@
 //     new commits succeed, everything acknowledged before is still there,
 //     and the maintenance loop and metrics sampler run again;
 //   * commits waiting inside PostgreSQL (for a catalog's commit lock) when
-//     it dies answer that 503 too;
+//     it dies answer that 503 too, and the pool's idle connections to the
+//     dead server are never handed out once it is back;
 //   * the same twice in a row (the second restart after backoff);
 //   * an external --database-url that goes away answers the same 503s and
 //     is reconnected to once it is back (nothing restarted by the server).
@@ -343,6 +344,60 @@ TEST(DatabaseRecoveryTest, CommitsWaitingInsideTheDatabaseWhenItDiesAnswer503) {
   ApiResponse scan = CallServer(lake.url, "GET", lake.table() + "/scan");
   EXPECT_EQ(scan.body.find("waiting-"), std::string::npos) << scan.body;
   EXPECT_EQ(scan.json.Size(), acknowledged.size()) << scan.body;
+  server.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
+// `threads` clients each reading the catalog `rounds` times at once: the
+// pool opens a connection per concurrent request. Returns the statuses
+// that were not 200.
+std::vector<int> ConcurrentReads(const Lake& lake, int threads, int rounds) {
+  std::mutex mutex;
+  std::vector<int> failed;
+  std::vector<std::thread> readers;
+  for (int t = 0; t < threads; ++t) {
+    readers.emplace_back([&] {
+      for (int i = 0; i < rounds; ++i) {
+        const ApiResponse r = CallServer(lake.url, "GET", lake.table() + "/scan");
+        if (r.status != 200) {
+          std::lock_guard lock(mutex);
+          failed.push_back(r.status);
+        }
+      }
+    });
+  }
+  for (auto& t : readers) t.join();
+  return failed;
+}
+
+TEST(DatabaseRecoveryTest, IdleConnectionsOfTheDeadServerAreNotHandedOut) {
+  const std::string dir = NewDir("pgkill-idle");
+  ServerProcess server;
+  server.Start(dir, {}, {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
+  ASSERT_TRUE(server.running()) << server.Log();
+  const Lake lake = MakeLake(server.base_url(), "idle");
+  ASSERT_EQ(Commit(lake, "before").status, 200);
+  // Fill the pool with idle connections, then kill their server.
+  EXPECT_TRUE(ConcurrentReads(lake, 12, 5).empty());
+  const pid_t postmaster = PostmasterPid(dir);
+  ASSERT_GT(postmaster, 0);
+  ASSERT_EQ(kill(postmaster, SIGKILL), 0);
+  // Wait for the restart without touching the pool (/healthz has its own
+  // connection).
+  const auto deadline = Clock::now() + std::chrono::seconds(30);
+  bool healthy = false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  while (Clock::now() < deadline && !healthy) {
+    healthy = CallServer(lake.url, "GET", "/healthz").status == 200;
+    if (!healthy) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(healthy) << server.Log();
+  ASSERT_NE(PostmasterPid(dir), postmaster);
+  // Every pooled connection died with the old server: none is handed out.
+  const std::vector<int> failed = ConcurrentReads(lake, 12, 5);
+  EXPECT_TRUE(failed.empty()) << failed.size() << " reads failed, the first with "
+                              << (failed.empty() ? 0 : failed[0]);
+  EXPECT_EQ(Commit(lake, "after").status, 200);
   server.Stop();
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }

@@ -36,6 +36,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A server stopped when the test ends however it ends (a failed ASSERT
+// returns early), so none outlives the test binary.
+class Server : public ServerProcess {
+ public:
+  ~Server() {
+    if (running()) Stop();
+  }
+};
+
 std::string NewDir(const char* name) {
   std::string pattern = std::string("/tmp/hoglake-") + name + "-XXXXXX";
   EXPECT_NE(mkdtemp(pattern.data()), nullptr);
@@ -267,7 +276,7 @@ void ExpectLoopsRunAgain(const std::string& url) {
 
 TEST(DatabaseRecoveryTest, KilledEmbeddedPostgresIsRestartedAndServesAgain) {
   const std::string dir = NewDir("pgkill");
-  ServerProcess server;
+  Server server;
   StartFastServer(server, dir);
   ASSERT_TRUE(server.running()) << server.Log();
   const Lake lake = MakeLake(server.base_url(), "kill1");
@@ -299,7 +308,7 @@ int64_t CommitLockKey(int64_t catalog_id) {
 
 TEST(DatabaseRecoveryTest, CommitsWaitingInsideTheDatabaseWhenItDiesAnswer503) {
   const std::string dir = NewDir("pgkill-inflight");
-  ServerProcess server;
+  Server server;
   server.Start(dir);
   ASSERT_TRUE(server.running()) << server.Log();
   const Lake lake = MakeLake(server.base_url(), "inflight");
@@ -372,7 +381,7 @@ std::vector<int> ConcurrentReads(const Lake& lake, int threads, int rounds) {
 
 TEST(DatabaseRecoveryTest, IdleConnectionsOfTheDeadServerAreNotHandedOut) {
   const std::string dir = NewDir("pgkill-idle");
-  ServerProcess server;
+  Server server;
   server.Start(dir, {}, {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
   ASSERT_TRUE(server.running()) << server.Log();
   const Lake lake = MakeLake(server.base_url(), "idle");
@@ -404,7 +413,7 @@ TEST(DatabaseRecoveryTest, IdleConnectionsOfTheDeadServerAreNotHandedOut) {
 
 TEST(DatabaseRecoveryTest, KilledTwiceInARowRecoversTwice) {
   const std::string dir = NewDir("pgkill2");
-  ServerProcess server;
+  Server server;
   StartFastServer(server, dir);
   ASSERT_TRUE(server.running()) << server.Log();
   const Lake lake = MakeLake(server.base_url(), "kill2");
@@ -430,7 +439,7 @@ TEST(DatabaseRecoveryTest, KilledTwiceInARowRecoversTwice) {
 
 TEST(DatabaseRecoveryTest, ShutdownWhileARestartIsPendingIsClean) {
   const std::string dir = NewDir("pgkill3");
-  ServerProcess server;
+  Server server;
   server.Start(dir);
   ASSERT_TRUE(server.running()) << server.Log();
   const pid_t postmaster = PostmasterPid(dir);
@@ -441,7 +450,7 @@ TEST(DatabaseRecoveryTest, ShutdownWhileARestartIsPendingIsClean) {
   const pid_t left = PostmasterPid(dir);
   EXPECT_TRUE(left <= 0 || left == postmaster || kill(left, 0) != 0) << "postmaster " << left;
   // The data directory is usable again.
-  ServerProcess again;
+  Server again;
   again.Start(dir);
   ASSERT_TRUE(again.running()) << again.Log();
   EXPECT_EQ(CallServer(again.base_url(), "GET", "/healthz").status, 200);
@@ -454,7 +463,7 @@ TEST(DatabaseRecoveryTest, ExternalDatabaseOutageAnswers503AndReconnects) {
   // PostgreSQL away for as long as the test wants; starting it on the same
   // directory brings the database back on the same socket.
   const std::string db_dir = NewDir("extdb");
-  ServerProcess database;
+  Server database;
   database.Start(db_dir);
   ASSERT_TRUE(database.running()) << database.Log();
   const std::string socket_dir = db_dir + "/run";
@@ -470,7 +479,7 @@ TEST(DatabaseRecoveryTest, ExternalDatabaseOutageAnswers503AndReconnects) {
   }
   const std::string url = "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake";
   const std::string dir = NewDir("extsrv");
-  ServerProcess server;
+  Server server;
   StartFastServer(server, dir, {"--database-url", url});
   ASSERT_TRUE(server.running()) << server.Log();
   const Lake lake = MakeLake(server.base_url(), "ext");

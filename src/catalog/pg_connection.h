@@ -72,7 +72,10 @@ class PgResult {
 
 class PgConnection {
  public:
-  // Connects with a libpq connection string or postgresql:// URL.
+  // Connects with a libpq connection string or postgresql:// URL, with
+  // connect_timeout=10 and TCP keepalives (15 s idle, 5 s apart, 3 probes)
+  // unless it sets them; failure is kDatabaseUnavailable. Notices go to the
+  // log.
   static Result<PgConnection> Open(const std::string& conninfo);
 
   PgConnection(PgConnection&&) noexcept = default;

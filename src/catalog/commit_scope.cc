@@ -143,7 +143,11 @@ PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgState
   const Status locked = LockOutcome(in_prefix ? Status(*outcome.error) : Status::Ok(), started,
                                     outcome.flushed_result_at, begin.catalog_name,
                                     begin.lock_timeout_ms, begin.observer);
-  const bool head_read = !outcome.error || outcome.failed_index >= prefix;
+  // The head was read unless the pipeline failed before it ran — in the
+  // prefix, or as a whole (failed_index past the last statement: the
+  // connection broke and no statement's result is known).
+  const bool head_read =
+      !outcome.error || (outcome.failed_index >= prefix && outcome.failed_index < all.size());
   std::optional<Error> failed;
   if (!locked.ok()) {
     failed = locked.error();

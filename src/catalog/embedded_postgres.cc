@@ -6,10 +6,12 @@
 #include <pwd.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -163,6 +165,55 @@ Status WaitForPreviousPostgres(const std::string& pg_dir) {
   return Status::Ok();
 }
 
+// Whether `pid` is a live process working in the PostgreSQL data directory
+// `pg_dir` (a postmaster and each of its children run with the data
+// directory as their working directory). A pid that is gone, or was reused
+// by an unrelated process, is not.
+bool IsProcessOfDataDir(pid_t pid, const std::string& pg_dir) {
+  if (pid <= 0) return false;
+  if (kill(pid, 0) != 0 && errno == ESRCH) return false;
+  std::error_code ec;
+  const fs::path cwd = fs::read_symlink("/proc/" + std::to_string(pid) + "/cwd", ec);
+  if (ec) return false;  // gone meanwhile, a zombie, or another user's process
+  const fs::path dir = fs::weakly_canonical(pg_dir, ec);
+  return !ec && cwd == dir;
+}
+
+// The first line of a PostgreSQL lock file (postmaster.pid, a socket's
+// .lock) is the pid of the server that wrote it; line 7 of postmaster.pid
+// is "<key> <id>" of the System V shared memory segment whose attachments
+// PostgreSQL itself uses to tell whether processes of an old server remain.
+struct LockFile {
+  bool exists = false;
+  pid_t pid = 0;
+  long shm_id = -1;
+};
+
+LockFile ReadLockFile(const std::string& path) {
+  LockFile file;
+  std::ifstream in(path);
+  if (!in) return file;
+  file.exists = true;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (number == 1) {
+      file.pid = static_cast<pid_t>(std::atol(line.c_str()));
+    } else if (number == 7) {
+      std::istringstream words(line);
+      unsigned long key = 0;
+      long id = -1;
+      if (words >> key >> id) file.shm_id = id;
+    }
+  }
+  return file;
+}
+
+std::string DescribeExit(int status) {
+  if (WIFSIGNALED(status)) return StrCat("was killed by signal ", WTERMSIG(status));
+  if (WIFEXITED(status)) return StrCat("exited with code ", WEXITSTATUS(status));
+  return "stopped";
+}
+
 }  // namespace
 
 EmbeddedPostgres::~EmbeddedPostgres() { Stop(); }
@@ -197,29 +248,35 @@ Status EmbeddedPostgres::Start(const std::string& data_dir,
   HOGLAKE_RETURN_IF_ERROR(WaitForPreviousPostgres(pg_dir_));
   fs::create_directories(socket_dir_, ec);
   HOGLAKE_RETURN_IF_ERROR(Chown(socket_dir_, run_as));
-  const std::string log_path = dir_ + "/postgres.log";
-  LogInfo("starting embedded PostgreSQL in ", pg_dir_, " (log: ", log_path, ")");
+  log_path_ = dir_ + "/postgres.log";
+  LogInfo("starting embedded PostgreSQL in ", pg_dir_, " (log: ", log_path_, ")");
   // The server's own settings, then the caller's (a later -c wins).
-  std::vector<std::string> argv = {bin_dir_ + "/postgres", "-D", pg_dir_, "-k", socket_dir_};
+  server_argv_ = {bin_dir_ + "/postgres", "-D", pg_dir_, "-k", socket_dir_};
   for (const std::vector<std::string>* list : {&kServerSettings, &settings}) {
     for (const std::string& setting : *list) {
-      argv.push_back("-c");
-      argv.push_back(setting);
+      server_argv_.push_back("-c");
+      server_argv_.push_back(setting);
     }
   }
-  HOGLAKE_ASSIGN_OR_RETURN(pid_, Spawn(argv, run_as, log_path, /*die_with_parent=*/true));
   conninfo_ = "host=" + socket_dir_ + " port=5432 user=hoglake dbname=postgres";
-  Status ready = WaitUntilReady();
-  if (!ready.ok()) {
-    Stop();
-    return Unavailable(ready.error().message, "\n--- postgres.log ---\n", LogTail(log_path));
-  }
+  HOGLAKE_RETURN_IF_ERROR(Launch());
   // The catalog lives in its own database.
-  HOGLAKE_ASSIGN_OR_RETURN(PgConnection admin, PgConnection::Open(conninfo_));
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult exists,
-                           admin.Exec("SELECT 1 FROM pg_database WHERE datname = 'hoglake'"));
-  if (exists.rows() == 0) HOGLAKE_RETURN_IF_ERROR(admin.Exec("CREATE DATABASE hoglake"));
+  {
+    HOGLAKE_ASSIGN_OR_RETURN(PgConnection admin, PgConnection::Open(conninfo_));
+    HOGLAKE_ASSIGN_OR_RETURN(PgResult exists,
+                             admin.Exec("SELECT 1 FROM pg_database WHERE datname = 'hoglake'"));
+    if (exists.rows() == 0) HOGLAKE_RETURN_IF_ERROR(admin.Exec("CREATE DATABASE hoglake"));
+  }
   conninfo_ = "host=" + socket_dir_ + " port=5432 user=hoglake dbname=hoglake";
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = false;
+    check_now_ = false;
+  }
+  // The supervisor spawns every later postmaster, and a child's
+  // parent-death signal follows the thread that spawned it: the thread
+  // lives until Stop.
+  supervisor_ = std::thread([this] { Supervise(); });
   return Status::Ok();
 }
 
@@ -243,22 +300,155 @@ Status EmbeddedPostgres::EnsureInitialized() {
   return Status::Ok();
 }
 
+Status EmbeddedPostgres::Launch() {
+  HOGLAKE_ASSIGN_OR_RETURN(RunAs run_as, ResolveRunAs());
+  HOGLAKE_ASSIGN_OR_RETURN(pid_, Spawn(server_argv_, run_as, log_path_, /*die_with_parent=*/true));
+  Status ready = WaitUntilReady();
+  if (!ready.ok()) {
+    StopChild();
+    return Unavailable(ready.error().message, "\n--- postgres.log ---\n", LogTail(log_path_));
+  }
+  return Status::Ok();
+}
+
 Status EmbeddedPostgres::WaitUntilReady() {
   const std::string ping = "host=" + socket_dir_ + " port=5432 user=hoglake dbname=postgres";
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  // A server that answers "starting up" (crash recovery replaying WAL, say)
+  // is waited for as long as it takes; one that does not answer at all gets
+  // 60 s.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    if (PQping(ping.c_str()) == PQPING_OK) return Status::Ok();
+    const PGPing answer = PQping(ping.c_str());
+    if (answer == PQPING_OK) return Status::Ok();
+    if (answer == PQPING_REJECT) {
+      deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    }
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      return Unavailable("embedded PostgreSQL exited during start-up");
+      return Unavailable("embedded PostgreSQL ", DescribeExit(status), " during start-up");
     }
+    if (stopping()) return Unavailable("embedded PostgreSQL start-up abandoned: stopping");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return Unavailable("embedded PostgreSQL did not accept connections within 60 s");
 }
 
+Status EmbeddedPostgres::ClearStaleLockFiles() {
+  const std::string pid_path = pg_dir_ + "/postmaster.pid";
+  const LockFile postmaster = ReadLockFile(pid_path);
+  if (postmaster.exists) {
+    if (IsProcessOfDataDir(postmaster.pid, pg_dir_)) {
+      return Unavailable("PostgreSQL pid ", postmaster.pid, " still runs on ", pg_dir_,
+                         "; not starting another");
+    }
+    if (postmaster.shm_id >= 0) {
+      shmid_ds segment{};
+      if (shmctl(static_cast<int>(postmaster.shm_id), IPC_STAT, &segment) == 0) {
+        if (segment.shm_nattch > 0) {
+          return Unavailable(segment.shm_nattch,
+                             " process(es) of the previous PostgreSQL are still attached to its "
+                             "shared memory; waiting for them to exit");
+        }
+      } else if (errno != EINVAL && errno != EIDRM) {
+        // Cannot tell: leave the file to PostgreSQL's own check.
+        return Status::Ok();
+      }
+    }
+    std::error_code ec;
+    fs::remove(pid_path, ec);
+    if (ec) return IoError("cannot remove stale '", pid_path, "': ", ec.message());
+    LogInfo("removed stale ", pid_path, " (pid ", postmaster.pid, " is gone)");
+  }
+  const std::string socket_lock = socket_dir_ + "/.s.PGSQL.5432.lock";
+  const LockFile socket = ReadLockFile(socket_lock);
+  if (socket.exists && !IsProcessOfDataDir(socket.pid, pg_dir_)) {
+    std::error_code ec;
+    fs::remove(socket_lock, ec);
+  }
+  return Status::Ok();
+}
+
+bool EmbeddedPostgres::stopping() {
+  std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
+void EmbeddedPostgres::CheckSoon() {
+  {
+    std::lock_guard lock(mutex_);
+    check_now_ = true;
+  }
+  wake_.notify_all();
+}
+
+std::string EmbeddedPostgres::Reap() {
+  if (pid_ <= 0) return "is not running";
+  int status = 0;
+  const pid_t reaped = waitpid(pid_, &status, WNOHANG);
+  if (reaped == 0 || (reaped < 0 && errno == EINTR)) return "";
+  const std::string how = reaped == pid_ ? DescribeExit(status) : "is gone";
+  pid_ = -1;
+  return how;
+}
+
+void EmbeddedPostgres::Supervise() {
+  using Clock = std::chrono::steady_clock;
+  std::chrono::milliseconds delay = kFirstRestartDelay;
+  Clock::time_point started = Clock::now();
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait_for(lock, kPollInterval, [this] { return stopping_ || check_now_; });
+    if (stopping_) return;
+    check_now_ = false;
+    lock.unlock();
+    const pid_t old_pid = pid_;
+    const std::string how = Reap();
+    if (!how.empty()) {
+      LogWarn("embedded PostgreSQL (pid ", old_pid, ") ", how, "; restarting it");
+      // A server that stayed up a while starts the backoff afresh; one that
+      // keeps dying soon after each start keeps backing off.
+      if (Clock::now() - started >= kStableAfter) delay = kFirstRestartDelay;
+      if (!Restart(&delay)) return;  // stopping
+      started = Clock::now();
+    }
+    lock.lock();
+  }
+}
+
+bool EmbeddedPostgres::Restart(std::chrono::milliseconds* delay) {
+  for (int attempt = 1;; ++attempt) {
+    LogInfo("restarting embedded PostgreSQL in ", delay->count(), " ms (attempt ", attempt, ")");
+    {
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_for(lock, *delay, [this] { return stopping_; })) return false;
+    }
+    *delay = std::min(*delay * 2, std::chrono::milliseconds(kMaxRestartDelay));
+    Status launched = ClearStaleLockFiles();
+    if (launched.ok()) launched = Launch();
+    if (launched.ok()) {
+      const int restarts = ++restarts_;
+      LogInfo("embedded PostgreSQL restarted (pid ", pid_, "; restart ", restarts, ", attempt ",
+              attempt, "), accepting connections again");
+      return true;
+    }
+    if (stopping()) return false;
+    LogWarn("embedded PostgreSQL restart attempt ", attempt,
+            " failed: ", launched.error().message);
+  }
+}
+
 void EmbeddedPostgres::Stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (supervisor_.joinable()) supervisor_.join();
+  StopChild();
+}
+
+void EmbeddedPostgres::StopChild() {
   if (pid_ <= 0) return;
   kill(pid_, SIGINT);  // fast shutdown: abort sessions, checkpoint, exit
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);

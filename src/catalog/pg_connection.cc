@@ -1,11 +1,14 @@
 #include "catalog/pg_connection.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <charconv>
 #include <cstring>
 #include <iterator>
 #include <optional>
+
+#include "common/log.h"
 
 namespace hoglake::catalog {
 
@@ -61,15 +64,41 @@ void PgConnection::Closer::operator()(pg_conn* conn) const { PQfinish(conn); }
 
 PgConnection::PgConnection(pg_conn* conn) : conn_(conn) {}
 
+namespace {
+
+// Notices and the errors a server sends outside a query ("terminating
+// connection due to unexpected postmaster exit") go to our log, not raw to
+// standard error.
+void LogNotice(void* /*arg*/, const char* message) {
+  std::string_view text(message);
+  while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  if (text.starts_with("NOTICE") || text.starts_with("INFO") || text.starts_with("LOG") ||
+      text.starts_with("DEBUG")) {
+    LogInfo("PostgreSQL: ", text);
+  } else {
+    LogWarn("PostgreSQL: ", text);
+  }
+}
+
+}  // namespace
+
 Result<PgConnection> PgConnection::Open(const std::string& conninfo) {
-  pg_conn* conn = PQconnectdb(conninfo.c_str());
-  if (conn == nullptr) return Unavailable("cannot allocate a PostgreSQL connection");
+  // Defaults that `conninfo` may override (they come before it): a database
+  // that does not answer fails the attempt within 10 s, and a TCP peer that
+  // vanished mid-query is noticed within about half a minute rather than
+  // the system's two hours. Unix sockets ignore the keepalives.
+  const char* keywords[] = {"connect_timeout",  "keepalives_idle", "keepalives_interval",
+                            "keepalives_count", "dbname",          nullptr};
+  const char* values[] = {"10", "15", "5", "3", conninfo.c_str(), nullptr};
+  pg_conn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (conn == nullptr) return DatabaseUnavailable("cannot allocate a PostgreSQL connection");
   if (PQstatus(conn) != CONNECTION_OK) {
     std::string message = PQerrorMessage(conn);
     PQfinish(conn);
     while (!message.empty() && message.back() == '\n') message.pop_back();
-    return Unavailable("cannot connect to PostgreSQL: ", message);
+    return DatabaseUnavailable("cannot connect to PostgreSQL: ", message);
   }
+  PQsetNoticeProcessor(conn, &LogNotice, nullptr);
   return PgConnection(conn);
 }
 
@@ -77,7 +106,34 @@ bool PgConnection::broken() const {
   return poisoned_ || !conn_ || PQstatus(conn_.get()) != CONNECTION_OK;
 }
 
-Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
+bool PgConnection::Alive() {
+  if (broken()) return false;
+  // An idle connection has nothing to read: anything readable is the
+  // server's goodbye (a FATAL error, then end of file: it was shut down,
+  // crashed, or its postmaster died) or something unasked for. Either way
+  // the connection is not worth keeping; a fresh one costs little.
+  pollfd fd{PQsocket(conn_.get()), POLLIN, 0};
+  if (fd.fd < 0 || poll(&fd, 1, 0) != 0) {
+    poisoned_ = true;
+    return false;
+  }
+  return PQtransactionStatus(conn_.get()) == PQTRANS_IDLE;
+}
+
+namespace {
+
+// SQLSTATEs of a server that is going away or not yet accepting work:
+// connection exceptions (class 08), admin_shutdown (57P01, which is also
+// how a backend reports that its postmaster died), crash_shutdown (57P02)
+// and cannot_connect_now (57P03, starting up or in recovery).
+bool DatabaseGone(std::string_view sqlstate) {
+  return sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" ||
+         sqlstate == "57P03";
+}
+
+}  // namespace
+
+Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) {
   const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
   std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_.get());
   while (!message.empty() && message.back() == '\n') message.pop_back();
@@ -85,8 +141,9 @@ Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) const {
   ErrorCode code = ErrorCode::kInternal;
   if (sqlstate == "55P03") {
     code = ErrorCode::kCommitQueueTimeout;
-  } else if (sqlstate.starts_with("08") || broken()) {
-    code = ErrorCode::kUnavailable;
+  } else if (DatabaseGone(sqlstate) || broken()) {
+    code = ErrorCode::kDatabaseUnavailable;
+    poisoned_ = true;  // whatever the socket says, this session is over
   } else if (sqlstate == "23505") {
     code = ErrorCode::kAlreadyExists;
   } else if (sqlstate == "22003") {

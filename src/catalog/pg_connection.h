@@ -6,10 +6,11 @@
 //
 // Parameters and results travel in text form (ExecBinary: results in binary). Errors carry the
 // server's message and are classified by SQLSTATE: lock_not_available (55P03) →
-// kCommitQueueTimeout, connection failures (08xxx, or a dead socket) →
-// kUnavailable, unique_violation (23505) → kAlreadyExists, everything else →
-// kInternal. A connection that failed at the socket level reports broken()
-// and should be discarded.
+// kCommitQueueTimeout; a database that cannot be reached or is going away
+// (08xxx, 57P01–57P03, a dead socket, and a failed Open) →
+// kDatabaseUnavailable; unique_violation (23505) → kAlreadyExists;
+// everything else → kInternal. A connection that failed that way reports
+// broken() and should be discarded.
 #pragma once
 
 #include <chrono>
@@ -71,7 +72,10 @@ class PgResult {
 
 class PgConnection {
  public:
-  // Connects with a libpq connection string or postgresql:// URL.
+  // Connects with a libpq connection string or postgresql:// URL, with
+  // connect_timeout=10 and TCP keepalives (15 s idle, 5 s apart, 3 probes)
+  // unless it sets them; failure is kDatabaseUnavailable. Notices go to the
+  // log.
   static Result<PgConnection> Open(const std::string& conninfo);
 
   PgConnection(PgConnection&&) noexcept = default;
@@ -129,14 +133,23 @@ class PgConnection {
   void ConsumeInput();
   Result<PgResult> ReceiveResult();
   // True once the socket failed (or a pipeline left the connection in an
-  // unknown state); the pool drops such connections.
+  // unknown state, or the server said it is going away); the pool drops
+  // such connections.
   bool broken() const;
+  // For an idle connection about to be reused: false when it is broken, when
+  // the server has sent anything since (a restarted or crashed database
+  // leaves its idle connections dead until they are used; each got a FATAL
+  // error and end of file), or when it is not idle; a connection found so
+  // is broken() from then on. Never blocks.
+  bool Alive();
 
  private:
   explicit PgConnection(pg_conn* conn);
   Result<PgResult> ExecFormat(std::string_view sql, const std::vector<PgParam>& params,
                               int result_format);
-  Error ErrorFrom(pg_result* result, std::string_view sql) const;
+  // Classifies a failure (see above); marks the connection broken when the
+  // database is gone.
+  Error ErrorFrom(pg_result* result, std::string_view sql);
 
   struct Closer {
     void operator()(pg_conn* conn) const;

@@ -4,12 +4,19 @@
 //   conn->Exec(...);              // returned to the pool when `conn` dies
 //
 // Connections are opened lazily up to `max_size`. Acquire() waits up to
-// `acquire_timeout_ms` for a free one, then fails with kUnavailable. Broken
-// connections are dropped on return, so the pool heals after a database
-// restart. Thread-safe.
+// `acquire_timeout_ms` for a free one, then fails with kUnavailable; a
+// connection that cannot be opened fails with kDatabaseUnavailable. Broken
+// connections are dropped on return, and an idle one the database closed
+// meanwhile is dropped (and replaced) on Acquire, so the pool heals by
+// itself after a database restart: no request is handed a dead connection
+// left over from before it. The failure hook (SetFailureHook), if any, is
+// called, without the pool's lock, whenever a connection could not be
+// opened or was found broken — the embedded database's supervisor uses it
+// to look at its server at once. Thread-safe.
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -44,9 +51,11 @@ class PgPool {
 
   Result<Lease> Acquire();
   const std::string& conninfo() const { return conninfo_; }
+  void SetFailureHook(std::function<void()> hook);
 
  private:
   void Release(std::unique_ptr<PgConnection> conn);
+  void ReportFailure();
 
   const std::string conninfo_;
   const int max_size_;
@@ -55,6 +64,7 @@ class PgPool {
   std::condition_variable available_;
   std::vector<std::unique_ptr<PgConnection>> idle_;
   int open_ = 0;  // connections handed out or idle
+  std::function<void()> failure_hook_;
 };
 
 }  // namespace hoglake::catalog

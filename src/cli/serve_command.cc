@@ -3,11 +3,15 @@
 //   hoglake serve [--data-dir DIR] [--listen HOST:PORT] [--database-url URL]
 //
 // Without --database-url it runs a private PostgreSQL under DIR/pg (the
-// embedded default). Migrations run at start under an advisory lock. The
-// server stops cleanly on SIGINT/SIGTERM (embedded PostgreSQL included).
-// A --listen address other than loopback is refused unless
-// --allow-unauthenticated is given (then a warning is logged): no request is
-// authenticated yet. --ready-file PATH writes the server's base URL to PATH once it accepts
+// embedded default), restarted if it dies (catalog/embedded_postgres.h).
+// While the database (embedded or external) cannot be reached, requests
+// that need it answer 503 database_unavailable with Retry-After: 1 and
+// /healthz 503; the pool reconnects by itself once it is back. Migrations
+// run at start under an advisory lock. The server stops cleanly on
+// SIGINT/SIGTERM (embedded PostgreSQL included). A --listen address other
+// than loopback is refused unless --allow-unauthenticated is given (then a
+// warning is logged): no request is authenticated yet.
+// --ready-file PATH writes the server's base URL to PATH once it accepts
 // requests (for scripts and tests; with --listen HOST:0 it names the port
 // picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
 // HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
@@ -189,6 +193,9 @@ Status Serve(const ServeOptions& options) {
     LogInfo("catalog schema at version ", version);
   }
   catalog::PgPool pool(conninfo, options.pool_size);
+  // A failed connection makes the supervisor look at its server at once
+  // (an external database is not ours to restart).
+  if (options.database_url.empty()) pool.SetFailureHook([&embedded] { embedded.CheckSoon(); });
   // Declared before the service so it outlives every commit that reports to it.
   server::Metrics metrics;
   catalog::CatalogServiceOptions service_options;

@@ -6,7 +6,8 @@
 // wire_extra carries "retry":"re-prepare" (a 410 on a commit); kInvalidData
 // whose message starts "malformed response" is kMalformedResponse;
 // kValidation, kInvalidArgument and other kInvalidData are kValidation;
-// kUnavailable (transport failures, a 503 without a known code) is
+// kUnavailable (transport failures, a 503 without a known code) and
+// database_unavailable (the server's database is down for now) are
 // kTransport; everything else (bad_request, internal_error, 501, redirects,
 // namespace_not_empty, idless_files_present, I/O) is kHoglake.
 #include "client/errors.h"
@@ -137,6 +138,7 @@ ErrorKind ErrorKindOf(const Error& error) {
     case ErrorCode::kInvalidArgument:
       return ErrorKind::kValidation;
     case ErrorCode::kUnavailable:
+    case ErrorCode::kDatabaseUnavailable:
       return ErrorKind::kTransport;
     default:
       return ErrorKind::kHoglake;

@@ -49,7 +49,8 @@ enum class ErrorKind {
   kReadSnapshotExpired,     // 410 on a commit: re-prepare
   kValidation,              // 422 and every client-side refusal of input
   kMalformedResponse,       // the server's answer had the wrong shape
-  kTransport,               // kUnavailable: unreachable, or 503 without a known code
+  kTransport,               // kUnavailable: unreachable, or 503 without a known code;
+                            // database_unavailable
 };
 
 std::string_view ErrorKindName(ErrorKind kind);

@@ -107,6 +107,7 @@ AuditOutcome AuditOutcomeFor(ErrorCode code) {
     case ErrorCode::kNotImplemented:
     case ErrorCode::kIoError:
     case ErrorCode::kUnavailable:
+    case ErrorCode::kDatabaseUnavailable:
       return AuditOutcome::kError;
   }
   return AuditOutcome::kError;

@@ -22,6 +22,7 @@ const std::vector<ErrorCodeInfo>& AllErrorCodes() {
       {ErrorCode::kInternal, "internal_error", 500, "internal_error"},
       {ErrorCode::kNotImplemented, "not_implemented", 501, "not_implemented"},
       {ErrorCode::kCommitQueueTimeout, "commit_queue_timeout", 503, "commit_queue_timeout"},
+      {ErrorCode::kDatabaseUnavailable, "database_unavailable", 503, "database_unavailable"},
       {ErrorCode::kInvalidArgument, "invalid_argument", 422, "validation"},
       {ErrorCode::kInvalidData, "invalid_data", 422, "validation"},
       {ErrorCode::kIoError, "io_error", 500, "internal_error"},

@@ -44,6 +44,8 @@ enum class ErrorCode {
   kInternal,                // 500 internal_error: a broken invariant, a bug
   kNotImplemented,          // 501 not_implemented
   kCommitQueueTimeout,      // 503 commit_queue_timeout (with Retry-After: 1)
+  kDatabaseUnavailable,     // 503 database_unavailable: the catalog database cannot be
+                            // reached (with Retry-After: 1; detail is a fixed text)
   // ---- library codes (never on the wire as such) ----
   kInvalidArgument,  // a caller passed something malformed or out of range (→ 422)
   kInvalidData,      // bytes from a file/stream/peer are corrupt (→ 422)
@@ -174,6 +176,10 @@ Error AlreadyExists(const P&... p) {
 template <typename... P>
 Error Unavailable(const P&... p) {
   return MakeError(ErrorCode::kUnavailable, p...);
+}
+template <typename... P>
+Error DatabaseUnavailable(const P&... p) {
+  return MakeError(ErrorCode::kDatabaseUnavailable, p...);
 }
 template <typename... P>
 Error Internal(const P&... p) {

@@ -1,6 +1,7 @@
 #include "server/http_types.h"
 
 #include "common/json_text.h"
+#include "common/log.h"
 
 namespace hoglake::server {
 
@@ -41,15 +42,26 @@ HttpResponse ErrorResponse(const Error& error) {
   const ErrorCodeInfo& info = InfoFor(error.code);
   std::string body = "{\"error\":";
   AppendJsonString(info.wire_name, &body);
-  // Internal failures do not leak their details to clients (they are logged).
-  const bool hide = info.http_status == 500;
+  // Internal failures and database outages do not leak their details
+  // (libpq messages, socket paths, connection strings) to clients: they are
+  // logged here and the body carries a fixed text.
+  std::string_view detail = error.message;
+  bool hidden = true;
+  if (info.http_status == 500) {
+    detail = "internal server error";
+  } else if (error.code == ErrorCode::kDatabaseUnavailable) {
+    detail = "the catalog database is unavailable; retry later";
+  } else {
+    hidden = false;
+  }
+  if (hidden) LogWarn(info.wire_name, ": ", error.message);
   body += ",\"detail\":";
-  AppendJsonString(hide ? std::string_view("internal server error") : error.message, &body);
+  AppendJsonString(detail, &body);
   if (!error.wire_extra.empty()) body += "," + error.wire_extra;
   body += "}";
   HttpResponse response = HttpResponse::Json(info.http_status, std::move(body));
-  if (error.code == ErrorCode::kCommitQueueTimeout)
-    response.headers.emplace_back("Retry-After", "1");
+  // Every 503 is "try again later": backpressure or a dependency that is down.
+  if (info.http_status == 503) response.headers.emplace_back("Retry-After", "1");
   return response;
 }
 

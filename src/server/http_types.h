@@ -57,7 +57,10 @@ struct HttpResponse {
 };
 
 // The contract's error body for `error`: {"error": "<code>", "detail": "..."},
-// with its HTTP status (and Retry-After: 1 for commit_queue_timeout).
+// with its HTTP status, and Retry-After: 1 on every 503 (commit_queue_timeout,
+// database_unavailable, another dependency down). A 500's detail is the fixed
+// text "internal server error" and database_unavailable's a fixed text too;
+// their messages are logged instead.
 HttpResponse ErrorResponse(const Error& error);
 
 // Percent-decodes one path segment or query component ('+' stays '+' in

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "catalog/pg_pool.h"
+#include "common/log.h"
 #include "common/uuid.h"
 #include "server/commit_wire.h"
 #include "server/file_wire.h"
@@ -41,7 +42,13 @@ void RegisterRoot(Router& router, const ServerContext& ctx) {
              [](HttpRequest&) -> Result<HttpResponse> { return HttpResponse::Text(200, "ok"); });
   router.Add("GET", "/healthz", [ctx](HttpRequest&) -> Result<HttpResponse> {
     Status ping = ctx.catalogs->Ping();
-    if (!ping.ok()) return HttpResponse::Text(503, "db unreachable");
+    if (!ping.ok()) {
+      // The contract's fixed text; why it failed goes to the log only.
+      LogWarn("healthz: ", ping.error().ToString());
+      HttpResponse down = HttpResponse::Text(503, "db unreachable");
+      down.headers.emplace_back("Retry-After", "1");
+      return down;
+    }
     return HttpResponse::Text(200, "ok");
   });
   router.Add("GET", "/metrics", [ctx](HttpRequest&) -> Result<HttpResponse> {

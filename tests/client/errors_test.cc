@@ -55,6 +55,17 @@ TEST(ErrorFromResponseTest, CommitConflictAndQueueTimeoutAreRetryable) {
   EXPECT_TRUE(Retryable(queue));
 }
 
+TEST(ErrorFromResponseTest, DatabaseUnavailableIsATransportErrorNotReplayed) {
+  // The server's database is down: like an unreachable server, not a
+  // conflict — a commit that failed so may or may not have been applied.
+  Error down = ErrorFromResponse(
+      503, R"({"error":"database_unavailable","detail":"the catalog database is unavailable"})");
+  EXPECT_EQ(down.code, ErrorCode::kDatabaseUnavailable);
+  EXPECT_EQ(ErrorKindOf(down), ErrorKind::kTransport);
+  EXPECT_FALSE(Retryable(down));
+  EXPECT_FALSE(RePrepare(down));
+}
+
 TEST(ErrorFromResponseTest, Expired410OnACommitIsReadSnapshotExpired) {
   const std::string body = R"({"error":"expired","detail":"snapshot 3 is below the floor 5"})";
   Error read = ErrorFromResponse(410, body);

@@ -61,6 +61,9 @@ TEST(StatusTest, WireCodesMatchTheContractTable) {
   EXPECT_EQ(InfoFor(ErrorCode::kValidation).http_status, 422);
   EXPECT_EQ(InfoFor(ErrorCode::kInternal).wire_name, "internal_error");
   EXPECT_EQ(InfoFor(ErrorCode::kCommitQueueTimeout).http_status, 503);
+  // Ours, beside the contract's: the catalog database cannot be reached.
+  EXPECT_EQ(InfoFor(ErrorCode::kDatabaseUnavailable).http_status, 503);
+  EXPECT_EQ(InfoFor(ErrorCode::kDatabaseUnavailable).wire_name, "database_unavailable");
   EXPECT_EQ(InfoFor(ErrorCode::kInvalidData).wire_name, "validation");
 }
 

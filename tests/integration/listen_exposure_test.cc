@@ -38,7 +38,7 @@ class ListenExposureTest : public ::testing::Test {
 };
 
 TEST_F(ListenExposureTest, ANonLoopbackAddressIsRefusedWithoutTheFlag) {
-  for (const std::string& listen : {"0.0.0.0:0", "[::]:0"}) {
+  for (const std::string listen : {"0.0.0.0:0", "[::]:0"}) {
     const std::string log = dir_ + "/refused.log";
     const std::string command = "timeout 60 " + bin_ + " serve --data-dir " + dir_ +
                                 "/data --listen '" + listen + "' 2>" + log;

@@ -47,6 +47,7 @@
 #include "cli/commands.h"
 #include "common/log.h"
 #include "server/http_server.h"
+#include "server/json_body.h"
 #include "server/maintenance_reporter.h"
 #include "server/metrics_sampler.h"
 #include "server/routes.h"
@@ -261,6 +262,10 @@ Status Serve(const ServeOptions& options) {
       EnvInt("HOGLAKE_HTTP_HEADER_TIMEOUT_MS", http_options.header_timeout_ms);
   http_options.keep_alive_timeout_ms =
       EnvInt("HOGLAKE_HTTP_KEEP_ALIVE_TIMEOUT_MS", http_options.keep_alive_timeout_ms);
+  // Parsed JSON bodies cost up to ~17× their text; all of them at once are
+  // bounded (json_body.h).
+  server::JsonBody::SetParseMemoryBudget(EnvInt("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES",
+                                                server::kDefaultJsonParseMemoryBudget));
   server::HttpServer http(&router, &metrics, http_options);
   HOGLAKE_ASSIGN_OR_RETURN(int port, http.Bind());
   const std::string url = "http://" + listen.first + ":" + std::to_string(port);

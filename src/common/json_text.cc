@@ -119,6 +119,7 @@ void AppendJsonNumber(F value, std::string* out) {
 
 JsonShape MeasureJson(std::string_view text, int depth_limit) {
   JsonShape shape;
+  shape.values = 1;
   int depth = 0;
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -135,9 +136,14 @@ JsonShape MeasureJson(std::string_view text, int depth_limit) {
       case '"':
         in_string = true;
         break;
+      case ',':
+      case ':':
+        ++shape.values;
+        break;
       case '[':
       case '{':
         ++shape.containers;
+        ++shape.values;
         if (++depth > shape.depth) {
           shape.depth = depth;
           if (shape.depth > depth_limit) return shape;

@@ -23,6 +23,9 @@ void AppendJsonString(std::string_view text, std::string* out);
 struct JsonShape {
   int depth = 0;
   int64_t containers = 0;
+  // An upper bound on the values and object members the text holds: its
+  // separators (',' and ':') and containers, plus one.
+  int64_t values = 0;
 };
 JsonShape MeasureJson(std::string_view text, int depth_limit);
 

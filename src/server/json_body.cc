@@ -5,6 +5,9 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "common/json_text.h"
 
 namespace hoglake::server {
@@ -193,13 +196,50 @@ Status CheckNoNul(const Value& value, const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+std::atomic<int64_t> g_parse_budget{kDefaultJsonParseMemoryBudget};
+std::atomic<int64_t> g_parse_in_use{0};
+
+// Takes `bytes` from the server-wide parse budget, or says no.
+bool ReserveParse(int64_t bytes) {
+  int64_t used = g_parse_in_use.load(std::memory_order_relaxed);
+  do {
+    if (used + bytes > g_parse_budget.load(std::memory_order_relaxed)) return false;
+  } while (!g_parse_in_use.compare_exchange_weak(used, used + bytes, std::memory_order_relaxed));
+  return true;
+}
+
+}  // namespace
+
+void JsonBody::SetParseMemoryBudget(int64_t bytes) { g_parse_budget.store(bytes); }
+int64_t JsonBody::ParseMemoryInUse() { return g_parse_in_use.load(); }
+
 Result<JsonObject> JsonBody::ParseText(std::string_view text) {
   // Nesting is bounded before parsing (the parser, the walks below and the
-  // writers that re-serialize members all recurse).
-  if (MeasureJson(text, kMaxJsonDepth).depth > kMaxJsonDepth) {
+  // writers that re-serialize members all recurse), and so is the memory
+  // the parse may take.
+  const JsonShape shape = MeasureJson(text, kMaxJsonDepth);
+  if (shape.depth > kMaxJsonDepth) {
     return BadRequest("JSON nested deeper than ", kMaxJsonDepth, " levels");
   }
-  auto doc = std::make_shared<rapidjson::Document>();
+  const int64_t estimate = shape.values * kJsonBytesPerValue + static_cast<int64_t>(text.size());
+  const int64_t per_request = std::min(kMaxJsonParseBytes, g_parse_budget.load());
+  if (estimate > per_request) {
+    return BadRequest("request body has too many JSON values (up to ", shape.values,
+                      "; a request may carry at most ", per_request / kJsonBytesPerValue, ")");
+  }
+  if (!ReserveParse(estimate)) {
+    return MakeError(ErrorCode::kCommitQueueTimeout,
+                     "the server is holding too many large request bodies at once; retry later");
+  }
+  // The reservation is returned with the document, when the last view of
+  // it goes.
+  std::shared_ptr<rapidjson::Document> doc(new rapidjson::Document(),
+                                           [estimate](rapidjson::Document* d) {
+                                             delete d;
+                                             g_parse_in_use.fetch_sub(estimate);
+                                           });
   // Trailing non-whitespace is an error; so are bytes that are not UTF-8.
   doc->Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
   if (doc->HasParseError()) {

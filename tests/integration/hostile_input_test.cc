@@ -4,7 +4,10 @@
 // out-of-range decimal scales. Each is refused with a 4xx naming what was
 // wrong, the server keeps serving, and nothing is written.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -207,6 +210,45 @@ TEST(HostileInputTest, DecodeBoundRefusesImpossibleDecimalScales) {
   ApiResponse ok = S::Call("POST", "/v1/debug/decode-bound",
                            R"({"type":"decimal","value":"BNI=","type_params":{"scale":2}})");
   EXPECT_EQ(ok.status, 200) << ok.body;
+}
+
+// kB of the server's peak resident memory (VmHWM).
+int64_t PeakRssKb(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with("VmHWM:")) return std::stoll(line.substr(6));
+  }
+  return -1;
+}
+
+// A 58 MB body of 29 million small numbers cost ~980 MB to parse (17× its
+// text). Its values are counted first and it is refused unparsed: the
+// server's peak stays within twice the body limit plus a constant.
+TEST(HostileInputTest, AJsonBodyOfTooManyValuesIsRefusedBeforeItIsParsed) {
+  char pattern[] = "/tmp/hoglake-bigjson-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string dir = pattern;
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all |
+                                        std::filesystem::perms::group_read |
+                                        std::filesystem::perms::group_exec |
+                                        std::filesystem::perms::others_read |
+                                        std::filesystem::perms::others_exec);
+  ServerProcess server;
+  server.Start(dir);
+  const int64_t before = PeakRssKb(server.pid());
+  std::string body = R"({"type":"long","value":[)";
+  body.reserve(60u << 20);
+  for (int i = 0; i < 29'000'000; ++i) body += i ? ",1" : "1";
+  body += "]}";
+  ApiResponse r = CallServer(server.base_url(), "POST", "/v1/debug/decode-bound", body);
+  EXPECT_EQ(r.status, 400) << r.body.substr(0, 300);
+  EXPECT_NE(r.body.find("too many JSON values"), std::string::npos) << r.body.substr(0, 300);
+  const int64_t peak = PeakRssKb(server.pid());
+  constexpr int64_t kBodyLimitKb = 64 << 10;
+  EXPECT_LE(peak, before + 2 * kBodyLimitKb + (64 << 10)) << "peak " << peak << " kB";
+  EXPECT_EQ(CallServer(server.base_url(), "GET", "/livez").status, 200);
+  server.Stop();
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ HOGLAKE_APT_PACKAGES=(
   libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev
   libssl-dev
   curl libcurl4-openssl-dev
+  python3 python3-venv
 )
 
 # ccache: share hits between clones of the repository in other folders.
@@ -49,6 +50,23 @@ install_npm_packages() {
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
     log "installing npm packages (npm ci)"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# Python packages for the interop tests (the real clients, pyarrow, pytest),
+# exact versions with hashes from tests/interop/python/requirements.lock,
+# into a venv of Debian's python3 beside it; redone only when the lock file
+# changes.
+install_python_packages() {
+  local dir="$HOGLAKE_ROOT/tests/interop/python"
+  local venv="$dir/.venv" lock="$dir/requirements.lock"
+  if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.installed" ] || [ "$lock" -nt "$venv/.installed" ]; then
+    log "installing Python packages (venv from requirements.lock)"
+    rm -rf "$venv"
+    /usr/bin/python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --require-hashes \
+      -r "$lock"
+    touch "$venv/.installed"
   fi
 }
 

@@ -60,12 +60,18 @@ install_npm_packages() {
 install_python_packages() {
   local dir="$HOGLAKE_ROOT/tests/interop/python"
   local venv="$dir/.venv" lock="$dir/requirements.lock"
-  if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.installed" ] || [ "$lock" -nt "$venv/.installed" ]; then
+  if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.installed" ] || [ "$lock" -nt "$venv/.installed" ] ||
+    [ "$dir/pyhoglake-src.lock" -nt "$venv/.installed" ]; then
     log "installing Python packages (venv from requirements.lock)"
     rm -rf "$venv"
     /usr/bin/python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --require-hashes \
       -r "$lock"
+    # pyhoglake's own test suite, from its source distribution.
+    "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps --no-binary :all: \
+      --require-hashes -r "$dir/pyhoglake-src.lock" -d "$venv/sdist"
+    mkdir -p "$venv/pyhoglake-src"
+    tar -xzf "$venv"/sdist/pyhoglake-*.tar.gz -C "$venv/pyhoglake-src" --strip-components=1
     touch "$venv/.installed"
   fi
 }

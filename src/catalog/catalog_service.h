@@ -305,6 +305,10 @@ class CatalogService {
   // ---- snapshots ----
   // kValidation: limit < 1, or both `before` and a non-zero `after`.
   Result<SnapshotPage> ListSnapshots(std::string_view catalog, const SnapshotListing& listing);
+  // The snapshot a read at `at_timestamp_micros` sees (GET …/snapshots/
+  // resolve): the newest with snapshot_time <= t, head after head,
+  // kExpired before the earliest retained one. Only its id and time are set.
+  Result<SnapshotInfo> ResolveSnapshotAt(std::string_view catalog, int64_t at_timestamp_micros);
 
   // A trivial query on a fresh connection: is the database reachable?
   Status Ping();

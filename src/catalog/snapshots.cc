@@ -5,6 +5,24 @@
 
 namespace hoglake::catalog {
 
+Result<SnapshotInfo> CatalogService::ResolveSnapshotAt(std::string_view catalog,
+                                                       int64_t at_timestamp_micros) {
+  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
+  SnapshotSelector selector;
+  selector.at_timestamp_micros = at_timestamp_micros;
+  HOGLAKE_ASSIGN_OR_RETURN(const int64_t id, ResolveSnapshot(*conn, head, selector));
+  HOGLAKE_ASSIGN_OR_RETURN(
+      PgResult r, conn->Exec("SELECT (extract(epoch from snapshot_time) * 1000000)::bigint FROM "
+                             "hog_snapshot WHERE catalog_id = $1 AND snapshot_id = $2",
+                             {std::to_string(head.catalog_id), std::to_string(id)}));
+  if (r.rows() == 0) return NotFound("snapshot ", id, " of catalog '", catalog, "'");
+  SnapshotInfo info;
+  info.snapshot_id = id;
+  info.snapshot_time_micros = r.GetInt64(0, 0);
+  return info;
+}
+
 Result<SnapshotPage> CatalogService::ListSnapshots(std::string_view catalog,
                                                    const SnapshotListing& listing) {
   const int64_t after = listing.after.value_or(0);

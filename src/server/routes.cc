@@ -5,6 +5,7 @@
 #include <set>
 
 #include "catalog/pg_pool.h"
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/uuid.h"
 #include "server/commit_wire.h"
@@ -389,6 +390,26 @@ void RegisterSnapshots(Router& router, const ServerContext& ctx) {
     WriteSnapshotPage(page, w);
     return JsonOk(200, w);
   });
+  // pyhoglake's Catalog.resolve_snapshot: which snapshot a read at an
+  // instant sees, as every time-travel read resolves it.
+  router.Add("GET", P(kC, "/snapshots/resolve"),
+             [service](HttpRequest& req) -> Result<HttpResponse> {
+               const std::optional<std::string_view> text = req.Query("at_timestamp");
+               if (!text) return BadRequest("query parameter at_timestamp is required");
+               Result<int64_t> micros = ParseInstant(*text);
+               if (!micros.ok()) {
+                 return BadRequest("query parameter at_timestamp: ", micros.error().message);
+               }
+               HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotInfo resolved,
+                                        service->ResolveSnapshotAt(req.Param("catalog"), *micros));
+               JsonWriter w;
+               w.BeginObject();
+               w.Field("snapshot_id", resolved.snapshot_id);
+               w.Field("snapshot_time",
+                       std::string_view(FormatInstant(resolved.snapshot_time_micros)));
+               w.EndObject();
+               return JsonOk(200, w);
+             });
 }
 
 }  // namespace

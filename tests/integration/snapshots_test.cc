@@ -48,3 +48,37 @@ TEST(SnapshotTest, PagesForwardAndBackward) {
 
 }  // namespace
 }  // namespace hoglake::testing
+
+namespace hoglake::testing {
+namespace {
+
+// GET …/snapshots/resolve (pyhoglake's Catalog.resolve_snapshot): the
+// snapshot a read at an instant sees.
+TEST(SnapshotResolveTest, AnInstantResolvesAsTimeTravelReadsDo) {
+  const TableLake lake = NewTableLake("ns", "t");
+  ASSERT_FALSE(lake.uuid.empty());
+  using S = ServerEnvironment;
+  ApiResponse log = S::Call("GET", lake.catalog + "/snapshots");
+  ASSERT_EQ(log.status, 200);
+  const auto& snaps = log.json["snapshots"];
+  ASSERT_GE(snaps.Size(), 2u);
+  const auto& last = snaps[snaps.Size() - 1];
+  const std::string time = last["snapshot_time"].GetString();
+  ApiResponse at = S::Call("GET", lake.catalog + "/snapshots/resolve?at_timestamp=" + time);
+  ASSERT_EQ(at.status, 200) << at.body;
+  EXPECT_EQ(at.json["snapshot_id"].GetInt64(), last["snapshot_id"].GetInt64());
+  EXPECT_EQ(std::string(at.json["snapshot_time"].GetString()), time);
+  ApiResponse future =
+      S::Call("GET", lake.catalog + "/snapshots/resolve?at_timestamp=2100-01-01T00:00:00Z");
+  ASSERT_EQ(future.status, 200) << future.body;
+  EXPECT_EQ(future.json["snapshot_id"].GetInt64(), last["snapshot_id"].GetInt64());
+  EXPECT_EQ(S::Call("GET", lake.catalog + "/snapshots/resolve?at_timestamp=2000-01-01T00:00:00Z")
+                .status,
+            410);
+  EXPECT_EQ(S::Call("GET", lake.catalog + "/snapshots/resolve").status, 400);
+  EXPECT_EQ(S::Call("GET", lake.catalog + "/snapshots/resolve?at_timestamp=yesterday").status, 400);
+  EXPECT_EQ(S::Call("GET", "/v1/catalogs/nope/snapshots/resolve?at_timestamp=" + time).status, 404);
+}
+
+}  // namespace
+}  // namespace hoglake::testing

@@ -238,14 +238,13 @@ namespace {
 // Fails (division by zero) when an upload claims one of the paths ($2), one
 // is queued for removal and not yet drained, or one is already a live data
 // file of a table not dropped: what a path-guard read (uploads.h) would have
-// found (the batch then reads, and the guard names the refusal).
+// found (the batch then reads, and the guard names the refusal). Live files
+// are looked up by hog_live_path (V18), as the guard does.
 constexpr const char* kUnguardedPathsCheck =
     "SELECT 1 / (NOT EXISTS (SELECT 1 FROM hog_upload WHERE catalog_id = $1 "
     "AND path = ANY($2::text[])) AND NOT EXISTS (SELECT 1 FROM hog_file_removal "
     "WHERE catalog_id = $1 AND drained_at IS NULL AND path = ANY($2::text[])) AND NOT EXISTS "
-    "(SELECT 1 FROM hog_data_file d JOIN hog_table t ON t.catalog_id = d.catalog_id AND "
-    "t.table_id = d.table_id WHERE d.catalog_id = $1 AND d.path = ANY($2::text[]) AND "
-    "d.end_snapshot IS NULL AND t.dropped_snapshot IS NULL))::int";
+    "(SELECT 1 FROM hog_live_path($1::bigint, $2::text[])))::int";
 
 }  // namespace
 

@@ -250,16 +250,15 @@ namespace {
 
 // Column 1 tells the rows apart: 'c' a claim (locked, upload_id order), 'q'
 // the first undrained removal-queue row naming one of the paths, 'l' the
-// first live data file of a table not dropped that already has one.
+// first live data file of a table not dropped that already has one
+// (hog_live_path, V18: always by the path hash index).
 constexpr const char* kGuardRead =
     "WITH c AS (SELECT upload_id::text AS id, path, state, (owner = $3::uuid) IS TRUE "
     "AS owned, file_kind, coalesce(file_format, 'parquet') AS format FROM hog_upload "
     "WHERE catalog_id = $1 AND path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE), "
     "q AS (SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND drained_at IS "
     "NULL AND path = ANY($2::text[]) LIMIT 1), "
-    "l AS (SELECT d.path FROM hog_data_file d JOIN hog_table t ON t.catalog_id = d.catalog_id "
-    "AND t.table_id = d.table_id WHERE d.catalog_id = $1 AND d.path = ANY($2::text[]) AND "
-    "d.end_snapshot IS NULL AND t.dropped_snapshot IS NULL LIMIT 1) "
+    "l AS (SELECT p AS path FROM hog_live_path($1::bigint, $2::text[]) AS p) "
     "SELECT * FROM (SELECT 0 AS o, 'c' AS k, id, path, state, owned, file_kind, format "
     "FROM c UNION ALL SELECT 1, 'q', NULL, path, NULL, NULL, NULL, NULL FROM q "
     "UNION ALL SELECT 2, 'l', NULL, path, NULL, NULL, NULL, NULL FROM l) x "

@@ -19,15 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using S = ServerEnvironment;
 
-std::string MakeTempDir(const std::string& stem) {
-  std::string pattern = "/tmp/" + stem + "-XXXXXX";
-  EXPECT_NE(mkdtemp(pattern.data()), nullptr);
-  // The embedded PostgreSQL (another user) must be able to enter it.
-  fs::permissions(pattern, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                               fs::perms::others_read | fs::perms::others_exec);
-  return pattern;
-}
-
 ApiResponse CreateCatalogAt(const std::string& base, const std::string& name,
                             const std::string& data_path) {
   return CallServer(base, "POST", "/v1/catalogs",
@@ -37,7 +28,7 @@ ApiResponse CreateCatalogAt(const std::string& base, const std::string& name,
 TEST(DataPathConfinementTest, CatalogsOutsideTheAllowedRootsAreRefused) {
   const std::string pg_dir = S::data_dir() + "/pg";
   ASSERT_TRUE(fs::exists(pg_dir + "/PG_VERSION"));
-  const std::string link_dir = MakeTempDir("hoglake-link");
+  const std::string link_dir = MakeServerDir("hoglake-link");
   fs::create_directory_symlink(pg_dir, link_dir + "/to-pg");
   const std::vector<std::pair<std::string, std::string>> refused = {
       {"root", "file:///"},
@@ -65,7 +56,7 @@ TEST(DataPathConfinementTest, CatalogsOutsideTheAllowedRootsAreRefused) {
 // a directory outside the allowed root after the catalog was created; the
 // file it points at must survive.
 TEST(DataPathConfinementTest, CleanupNeverDeletesThroughALinkSwappedInLater) {
-  const std::string top = MakeTempDir("hoglake-confine");
+  const std::string top = MakeServerDir("hoglake-confine");
   const std::string allowed = top + "/allowed";
   const std::string outside = top + "/outside";
   fs::create_directories(allowed + "/victim");
@@ -131,7 +122,7 @@ TEST(DataPathConfinementTest, CleanupNeverDeletesThroughALinkSwappedInLater) {
 // Without HOGLAKE_ALLOWED_DATA_PATHS only the data root is allowed, and an
 // unusable list stops the server before it serves.
 TEST(DataPathConfinementTest, DefaultIsTheDataRootAndABadListStopsTheServer) {
-  const std::string top = MakeTempDir("hoglake-default-root");
+  const std::string top = MakeServerDir("hoglake-default-root");
   fs::create_directories(top + "/data");
   ServerProcess server;
   server.Start(top + "/data", {}, {{"HOGLAKE_ALLOWED_DATA_PATHS", ""}});

@@ -225,14 +225,8 @@ int64_t PeakRssKb(int pid) {
 // text). Its values are counted first and it is refused unparsed: the
 // server's peak stays within twice the body limit plus a constant.
 TEST(HostileInputTest, AJsonBodyOfTooManyValuesIsRefusedBeforeItIsParsed) {
-  char pattern[] = "/tmp/hoglake-bigjson-XXXXXX";
-  ASSERT_NE(mkdtemp(pattern), nullptr);
-  const std::string dir = pattern;
-  std::filesystem::permissions(dir, std::filesystem::perms::owner_all |
-                                        std::filesystem::perms::group_read |
-                                        std::filesystem::perms::group_exec |
-                                        std::filesystem::perms::others_read |
-                                        std::filesystem::perms::others_exec);
+  const std::string dir = MakeServerDir("hoglake-bigjson");
+  ASSERT_FALSE(dir.empty());
   ServerProcess server;
   server.Start(dir);
   const int64_t before = PeakRssKb(server.pid());

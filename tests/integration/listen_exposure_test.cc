@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "server_fixture.h"
+
 namespace hoglake::testing {
 namespace {
 
@@ -25,11 +27,8 @@ class ListenExposureTest : public ::testing::Test {
     const char* bin = std::getenv("HOGLAKE_BIN");
     ASSERT_NE(bin, nullptr);
     bin_ = bin;
-    char pattern[] = "/tmp/hoglake-listen-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-    fs::permissions(dir_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
+    dir_ = MakeServerDir("hoglake-listen");
+    ASSERT_FALSE(dir_.empty());
   }
   void TearDown() override { fs::remove_all(dir_); }
 

@@ -102,6 +102,18 @@ void ServerProcess::Stop() {
                                                              << Log();
 }
 
+std::string MakeServerDir(const std::string& stem) {
+  std::string pattern = "/tmp/" + stem + "-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    ADD_FAILURE() << "mkdtemp failed for " << pattern;
+    return "";
+  }
+  namespace fs = std::filesystem;
+  fs::permissions(pattern, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                               fs::perms::others_read | fs::perms::others_exec);
+  return pattern;
+}
+
 std::string ServerProcess::Log() const { return ReadFile(data_dir_ + "/server.log"); }
 
 void ServerEnvironment::SetUp() {

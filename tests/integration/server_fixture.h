@@ -31,6 +31,11 @@ inline constexpr const char* kTestAllowedDataPaths =
     "s3://lake-bucket/ s3://loop/ s3://nowhere/ s3://other/ s3://replicas/ s3://shared/ "
     "s3://hoglake-test/";
 
+// A fresh directory /tmp/<stem>-XXXXXX that the embedded PostgreSQL (which
+// runs as another user) may enter, for a server's data or a test's files.
+// A failure is reported as a test failure and returns "".
+std::string MakeServerDir(const std::string& stem);
+
 // One `hoglake serve` child process on a data directory.
 class ServerProcess {
  public:

@@ -64,6 +64,20 @@ int Count(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// The server's log once it holds `needle` at least `count` times, waiting up
+// to 10 s: the supervisor writes its "restarted" line just after the new
+// postmaster accepts connections, so a client can be served before it.
+template <typename ServerT>
+std::string AwaitLogCount(const ServerT& server, const std::string& needle, int count) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  std::string log = server.Log();
+  while (Count(log, needle) < count && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    log = server.Log();
+  }
+  return log;
+}
+
 // One lake on one server: catalog `name` with namespace ns and table t.
 struct Lake {
   std::string url;
@@ -293,7 +307,7 @@ TEST(DatabaseRecoveryTest, KilledEmbeddedPostgresIsRestartedAndServesAgain) {
   acknowledged.insert(during.begin(), during.end());
   ExpectAllThere(lake, acknowledged);
   ExpectLoopsRunAgain(server.base_url());
-  const std::string log = server.Log();
+  const std::string log = AwaitLogCount(server, "embedded PostgreSQL restarted", 1);
   EXPECT_NE(log.find("embedded PostgreSQL restarted"), std::string::npos) << log;
   EXPECT_EQ(log.find("unhandled exception"), std::string::npos) << log;
   server.Stop();
@@ -427,7 +441,7 @@ TEST(DatabaseRecoveryTest, KilledTwiceInARowRecoversTwice) {
     acknowledged.insert(during.begin(), during.end());
   }
   ExpectAllThere(lake, acknowledged);
-  const std::string log = server.Log();
+  const std::string log = AwaitLogCount(server, "embedded PostgreSQL restarted", 2);
   EXPECT_EQ(Count(log, "embedded PostgreSQL restarted"), 2) << log;
   // Shutdown is clean after the restarts (ServerProcess::Stop checks exit 0),
   // and leaves no postmaster behind.

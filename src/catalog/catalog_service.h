@@ -58,6 +58,9 @@ struct CatalogServiceOptions {
   // in one round trip (commit_state_cache.h); false: every batch reads
   // first.
   bool commit_state_cache = true;
+  // How long a cleanup claim holds its rows before another worker may take
+  // them over (a worker killed between claim and settle leaves them claimed).
+  int64_t cleanup_claim_lease_seconds = 900;
   // Told how every group-commit batch ran: "cached" (one round trip on the
   // last batch's state), "read" (reads, then writes) or "fallback" (a cached
   // attempt abandoned before COMMIT, then read). May be empty.

@@ -17,22 +17,6 @@
 namespace hoglake::catalog {
 namespace {
 
-constexpr int64_t kDefaultClaimLeaseSeconds = 900;
-
-// How long a claim holds rows before another worker may take them over (a
-// worker killed between claim and settle leaves its rows claimed):
-// HOGLAKE_CLEANUP_CLAIM_LEASE_SECONDS, positive, else the default.
-int64_t ClaimLeaseSeconds() {
-  static const int64_t kLease = [] {
-    const char* value = std::getenv("HOGLAKE_CLEANUP_CLAIM_LEASE_SECONDS");
-    if (value == nullptr || *value == '\0') return kDefaultClaimLeaseSeconds;
-    char* end = nullptr;
-    const long long parsed = std::strtoll(value, &end, 10);
-    return (*end == '\0' && parsed > 0) ? static_cast<int64_t>(parsed) : kDefaultClaimLeaseSeconds;
-  }();
-  return kLease;
-}
-
 // This process's worker id for claims: "<host>/<process uuid>".
 const std::string& WorkerId() {
   static const std::string kId = [] {
@@ -95,7 +79,7 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
             "AND drained_at IS NULL AND (claimed_at IS NULL OR claimed_at < clock_timestamp() - "
             "$3 * interval '1 second') ORDER BY removal_id LIMIT $4 FOR UPDATE SKIP LOCKED)) "
             "RETURNING removal_id, path",
-            {catalog_id, WorkerId(), std::to_string(ClaimLeaseSeconds()), std::to_string(batch)}));
+            {catalog_id, WorkerId(), std::to_string(options_.cleanup_claim_lease_seconds), std::to_string(batch)}));
     if (claimed.rows() == 0) return Status::Ok();
     std::vector<std::optional<std::string>> paths;
     for (int i = 0; i < claimed.rows(); ++i) paths.push_back(claimed.GetString(i, 1));

@@ -38,12 +38,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPgUser = "postgres";  // the unprivileged user when we are root
 
-// Where Debian installs the PostgreSQL 15 server binaries; HOGLAKE_PG_BINDIR
-// overrides.
-std::string FindBinDir() {
-  if (const char* env = std::getenv("HOGLAKE_PG_BINDIR"); env && *env) return env;
-  return "/usr/lib/postgresql/15/bin";
-}
 
 struct RunAs {
   bool drop = false;
@@ -218,8 +212,8 @@ std::string DescribeExit(int status) {
 
 EmbeddedPostgres::~EmbeddedPostgres() { Stop(); }
 
-Status EmbeddedPostgres::Start(const std::string& data_dir,
-                               const std::vector<std::string>& settings) {
+Status EmbeddedPostgres::Start(const std::string& data_dir, const std::vector<std::string>& settings,
+                               const std::string& bin_dir) {
   for (const std::string& setting : settings) {
     const size_t eq = setting.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -233,7 +227,7 @@ Status EmbeddedPostgres::Start(const std::string& data_dir,
   dir_ = fs::absolute(data_dir).lexically_normal().string();
   pg_dir_ = dir_ + "/pg";
   socket_dir_ = dir_ + "/run";
-  bin_dir_ = FindBinDir();
+  bin_dir_ = bin_dir.empty() ? std::string(kDefaultPgBinDir) : bin_dir;
   if (socket_dir_.size() + 16 > 107) {
     return InvalidArgument("data directory path '", dir_,
                            "' is too long for a Unix socket path (limit ~90 characters)");

@@ -47,6 +47,9 @@
 
 namespace hoglake::catalog {
 
+// Where Debian installs the PostgreSQL 15 server binaries.
+inline constexpr const char* kDefaultPgBinDir = "/usr/lib/postgresql/15/bin";
+
 class EmbeddedPostgres {
  public:
   static constexpr std::chrono::milliseconds kPollInterval{250};
@@ -65,7 +68,9 @@ class EmbeddedPostgres {
   // after the server's own (no TCP listener, socket permissions,
   // max_connections=200, synchronous_commit=on), so they override them; a
   // word without a name and '=' is refused before anything is initialized.
-  Status Start(const std::string& data_dir, const std::vector<std::string>& settings = {});
+  // `bin_dir` holds the server binaries (empty: kDefaultPgBinDir).
+  Status Start(const std::string& data_dir, const std::vector<std::string>& settings = {},
+               const std::string& bin_dir = "");
   // Ends supervision, then fast shutdown; waits up to 30 s, then kills.
   void Stop();
   // Asks the supervisor to look at the postmaster now rather than at its

@@ -20,15 +20,6 @@
 namespace hoglake::catalog {
 namespace {
 
-int64_t EnvAtLeastOne(const char* name, int64_t fallback) {
-  const char* text = std::getenv(name);
-  if (!text || !*text) return fallback;
-  char* end = nullptr;
-  const long long v = std::strtoll(text, &end, 10);
-  if (*end != '\0' || v < 1) return fallback;
-  return v;
-}
-
 // The table's columns at `snapshot` (live columns: at head).
 Result<std::vector<ColumnNode>> ColumnsAt(PgConnection& conn, int64_t catalog_id, int64_t table_id,
                                           int64_t snapshot) {
@@ -71,14 +62,6 @@ Result<bool> StoreHydrated(PgConnection& conn, const std::string& catalog_id,
 }
 
 }  // namespace
-
-HydratorOptions HydratorOptions::FromEnv() {
-  HydratorOptions o;
-  o.batch = EnvAtLeastOne("HOGLAKE_HYDRATOR_BATCH", o.batch);
-  o.lease_seconds = EnvAtLeastOne("HOGLAKE_HYDRATOR_LEASE_SECONDS", o.lease_seconds);
-  o.claim_timeout_ms = EnvAtLeastOne("HOGLAKE_HYDRATOR_CLAIM_TIMEOUT_MS", o.claim_timeout_ms);
-  return o;
-}
 
 HydratorResult& HydratorResult::operator+=(const HydratorResult& other) {
   claimed += other.claimed;

@@ -44,9 +44,9 @@ namespace hoglake::catalog {
 // Files per sweep (server digest §7 "limit 1,000 files per sweep").
 inline constexpr int64_t kDefaultHydratorBatch = 1000;
 
-// FromEnv reads HOGLAKE_HYDRATOR_BATCH (≥ 1), HOGLAKE_HYDRATOR_LEASE_SECONDS
-// (≥ 1) and HOGLAKE_HYDRATOR_CLAIM_TIMEOUT_MS (≥ 1); blank or unparsable =
-// the default.
+// `hoglake serve` reads them from HOGLAKE_HYDRATOR_BATCH,
+// HOGLAKE_HYDRATOR_LEASE_SECONDS and HOGLAKE_HYDRATOR_CLAIM_TIMEOUT_MS (each
+// at least 1).
 struct HydratorOptions {
   int64_t batch = kDefaultHydratorBatch;  // default files per run / per sweep
   int64_t lease_seconds = 900;            // how long a claim keeps others off a file
@@ -54,8 +54,6 @@ struct HydratorOptions {
   // A catalog whose data_path this refuses is never claimed from nor read
   // (its run fails naming the path). Unrestricted by default.
   DataPathPolicy data_paths;
-
-  static HydratorOptions FromEnv();
 };
 
 struct HydratorResult {

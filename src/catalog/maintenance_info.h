@@ -37,9 +37,9 @@ struct CleanupResult {
 
 inline constexpr int64_t kDefaultRetirementBatch = 8000;
 
-// Knobs of one retirement run (server digest §5.4). FromEnv reads
-// HOGLAKE_RETIREMENT_BATCH, _RUN_BUDGET_MS, _PAUSE_MS and _QUEUE_CEILING
-// (blank or unparsable = the default; batch is floored at 1).
+// Knobs of one retirement run (server digest §5.4); `hoglake serve` reads
+// them from HOGLAKE_RETIREMENT_BATCH, _RUN_BUDGET_MS, _PAUSE_MS and
+// _QUEUE_CEILING.
 struct RetirementOptions {
   int64_t batch = kDefaultRetirementBatch;  // victims per batch transaction
   int64_t run_budget_ms = 60000;            // wall clock; no batch starts after it
@@ -47,8 +47,6 @@ struct RetirementOptions {
   int64_t queue_ceiling = 500000;           // undrained queue rows above which the run skips
   // Polled between batches: set means "stop now" (server shutdown).
   const std::atomic<bool>* cancel = nullptr;
-
-  static RetirementOptions FromEnv();
 };
 
 struct RetirementResult {

@@ -5,27 +5,20 @@
 #include <vector>
 
 #include "catalog/advisory_locks.h"
-#include "common/env.h"
 #include "common/log.h"
 
 namespace hoglake::catalog {
 
-MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms,
-                                 int64_t retirement_interval_ms, Hydrator* hydrator,
-                                 int64_t hydrator_interval_ms)
+MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool,
+                                 const MaintenanceLoopOptions& options, Hydrator* hydrator)
     : service_(service),
       pool_(pool),
-      interval_ms_(interval_ms),
-      retirement_interval_ms_(retirement_interval_ms < 0
-                                  ? IntervalFromEnv("HOGLAKE_RETIREMENT_INTERVAL_MS", 0)
-                                  : retirement_interval_ms),
+      interval_ms_(options.expiry_interval_ms),
+      retirement_interval_ms_(options.retirement_interval_ms),
       hydrator_(hydrator),
-      hydrator_interval_ms_(hydrator == nullptr ? 0
-                            : hydrator_interval_ms < 0
-                                ? IntervalFromEnv("HOGLAKE_HYDRATOR_INTERVAL_MS", 900000)
-                                : hydrator_interval_ms),
-      analyze_interval_ms_(IntervalFromEnv("HOGLAKE_ANALYZE_INTERVAL_MS", 10000)),
-      retirement_options_(RetirementOptions::FromEnv()) {
+      hydrator_interval_ms_(hydrator == nullptr ? 0 : options.hydrator_interval_ms),
+      analyze_interval_ms_(options.analyze_interval_ms),
+      retirement_options_(options.retirement) {
   retirement_options_.cancel = &cancel_;
 }
 

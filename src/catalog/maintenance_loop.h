@@ -5,19 +5,16 @@
 // until the next tick). Each sweep is recorded in the ledger as a `loop` run.
 // The loop never holds the commit lock longer than expiry's phase A does.
 //
-// Retirement of dropped tables (server digest §5.4) runs on its own cadence,
-// HOGLAKE_RETIREMENT_INTERVAL_MS (default 0 = off), over every catalog whose
-// floor has moved; its knobs come from RetirementOptions::FromEnv() and its
-// single flight is Retire's own per-catalog lock. Stop() cancels a running
-// retirement between batches.
+// Retirement of dropped tables (server digest §5.4) runs on its own cadence
+// (default off) over every catalog whose floor has moved, with the knobs of
+// MaintenanceLoopOptions::retirement; its single flight is Retire's own
+// per-catalog lock. Stop() cancels a running retirement between batches.
 //
-// Deferred-stats hydration (server digest §7) runs on
-// HOGLAKE_HYDRATOR_INTERVAL_MS (default 900000, 0 = off) when a Hydrator is
-// given: one Sweep of up to its batch, claims fenced by leases so several
-// servers share the work.
+// Deferred-stats hydration (server digest §7) runs on its cadence when a
+// Hydrator is given: one Sweep of up to its batch, claims fenced by leases so
+// several servers share the work.
 //
-// Planner statistics: every HOGLAKE_ANALYZE_INTERVAL_MS (default 10000, 0 =
-// off) the loop ANALYZEs each hog_* table that was never analyzed (once it
+// Planner statistics: on its cadence the loop ANALYZEs each hog_* table that was never analyzed (once it
 // holds 500 rows) or changed by more than a tenth since it was — without
 // this, plans cached while the catalog was empty (foreign-key checks among
 // them) keep scanning a whole catalog per row until autovacuum gets round
@@ -40,14 +37,23 @@
 
 namespace hoglake::catalog {
 
+// Cadences in milliseconds, each 0 = off (`hoglake serve` fills them from
+// HOGLAKE_EXPIRY_INTERVAL_MS, _RETIREMENT_INTERVAL_MS, _HYDRATOR_INTERVAL_MS
+// and _ANALYZE_INTERVAL_MS).
+struct MaintenanceLoopOptions {
+  int64_t expiry_interval_ms = 60000;  // expiry + cleanup sweeps
+  int64_t retirement_interval_ms = 0;
+  int64_t hydrator_interval_ms = 900000;  // only with a Hydrator
+  int64_t analyze_interval_ms = 10000;
+  RetirementOptions retirement;  // its `cancel` is the loop's own
+};
+
 class MaintenanceLoop {
  public:
-  // `interval_ms` 0 disables expiry+cleanup sweeps; `retirement_interval_ms`
-  // 0 disables retirement (negative: read HOGLAKE_RETIREMENT_INTERVAL_MS).
-  // With both off, Start does nothing.
-  MaintenanceLoop(CatalogService* service, PgPool* pool, int64_t interval_ms,
-                  int64_t retirement_interval_ms = -1, Hydrator* hydrator = nullptr,
-                  int64_t hydrator_interval_ms = -1);
+  // With every cadence off, Start does nothing. `hydrator` may be null (no
+  // hydration).
+  MaintenanceLoop(CatalogService* service, PgPool* pool, const MaintenanceLoopOptions& options,
+                  Hydrator* hydrator = nullptr);
   ~MaintenanceLoop();
 
   // Told about every run the loop makes (null: nobody); set before Start.

@@ -32,17 +32,6 @@ std::string TaskArray() {
 
 }  // namespace
 
-MaintenanceStatusOptions MaintenanceStatusOptions::FromEnv() {
-  MaintenanceStatusOptions options;
-  const char* value = std::getenv("HOGLAKE_COMPACTION_TARGET_BYTES");
-  if (value != nullptr && *value != '\0') {
-    char* end = nullptr;
-    const long long parsed = std::strtoll(value, &end, 10);
-    if (end != nullptr && *end == '\0' && parsed >= 2) options.compaction_target_bytes = parsed;
-  }
-  return options;
-}
-
 Result<MaintenanceStatusReport> CatalogService::MaintenanceStatus(
     std::string_view catalog, const MaintenanceStatusOptions& options) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());

@@ -45,11 +45,8 @@ struct MaintenanceLoopIntervals {
 struct MaintenanceStatusOptions {
   // Unknown cadences (no loop wired) omit loop_interval_ms everywhere.
   std::optional<MaintenanceLoopIntervals> loops;
+  // `hoglake serve`: HOGLAKE_COMPACTION_TARGET_BYTES (at least 2).
   int64_t compaction_target_bytes = kDefaultCompactionTargetBytes;
-
-  // compaction_target_bytes from HOGLAKE_COMPACTION_TARGET_BYTES (blank,
-  // unparsable or < 2 = the default); loops stay unknown.
-  static MaintenanceStatusOptions FromEnv();
 };
 
 // One task's backlog; a key is present iff its optional is set (the task

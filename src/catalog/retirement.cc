@@ -20,14 +20,6 @@ namespace {
 constexpr int64_t kCandidateLimit = 1000;
 constexpr int64_t kStatementBoundCapMs = 60000 / 4;
 
-int64_t EnvOr(const char* name, int64_t fallback) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
-  char* end = nullptr;
-  const long long parsed = std::strtoll(value, &end, 10);
-  return (end != nullptr && *end == '\0') ? parsed : fallback;
-}
-
 bool Cancelled(const RetirementOptions& options) {
   return options.cancel != nullptr && options.cancel->load();
 }
@@ -46,15 +38,6 @@ bool IsStatementTimeout(const Error& error) {
 }
 
 }  // namespace
-
-RetirementOptions RetirementOptions::FromEnv() {
-  RetirementOptions options;
-  options.batch = std::max<int64_t>(1, EnvOr("HOGLAKE_RETIREMENT_BATCH", options.batch));
-  options.run_budget_ms = EnvOr("HOGLAKE_RETIREMENT_RUN_BUDGET_MS", options.run_budget_ms);
-  options.pause_ms = std::max<int64_t>(0, EnvOr("HOGLAKE_RETIREMENT_PAUSE_MS", options.pause_ms));
-  options.queue_ceiling = EnvOr("HOGLAKE_RETIREMENT_QUEUE_CEILING", options.queue_ceiling);
-  return options;
-}
 
 std::string RetirementResult::ToJson() const {
   JsonWriter w;

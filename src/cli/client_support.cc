@@ -5,12 +5,14 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "common/config.h"
+
 namespace hoglake::cli {
 
 std::string ServerUrl(const CommandContext& context) {
   if (!context.url.empty()) return context.url;
-  if (const char* env = std::getenv("HOGLAKE_URL"); env && *env) return env;
-  return "http://127.0.0.1:8080";
+  EnvReader env;
+  return env.Text("HOGLAKE_URL", "http://127.0.0.1:8080");
 }
 
 client::HoglakeClient MakeClient(const CommandContext& context) {

@@ -13,27 +13,17 @@
 // warning is logged): no request is authenticated yet.
 // --ready-file PATH writes the server's base URL to PATH once it accepts
 // requests (for scripts and tests; with --listen HOST:0 it names the port
-// picked). Environment: HOGLAKE_COMMIT_LOCK_TIMEOUT_MS (default 30000),
-// HOGLAKE_EXPIRY_INTERVAL_MS (background expiry cadence, default 60000, 0 =
-// off), HOGLAKE_RETIREMENT_INTERVAL_MS (retiring dropped tables' files once
-// the floor passes the drop, default 0 = off), HOGLAKE_HYDRATOR_INTERVAL_MS
-// (reading deferred stats from footers, default 900000, 0 = off),
-// HOGLAKE_COMPACTION_TARGET_BYTES (reported by GET …/maintenance/status),
-// HOGLAKE_DATA_ROOT (the data_root GET /v1/info proposes),
-// HOGLAKE_ALLOWED_DATA_PATHS (data path roots catalogs may use besides the
-// data root; file:// roots compared with symbolic links resolved),
-// HOGLAKE_INSTANCE_NAME, HOGLAKE_PG_BINDIR.
+// picked). Every environment variable is read and checked before anything
+// starts (serve_config.h; the list: docs/operations.md).
 #include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include <signal.h>
 
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +35,8 @@
 #include "catalog/migrations.h"
 #include "catalog/pg_pool.h"
 #include "cli/commands.h"
+#include "cli/serve_config.h"
+#include "common/audit.h"
 #include "common/log.h"
 #include "server/http_server.h"
 #include "server/json_body.h"
@@ -95,12 +87,6 @@ Result<std::pair<std::string, int>> ParseListen(const std::string& listen) {
   }
 }
 
-int64_t EnvInt(const char* name, int64_t fallback) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return fallback;
-  return std::atoll(value);
-}
-
 // The data directory, absolute and normalized ("" if it cannot be made so).
 std::string AbsoluteDataDir(const ServeOptions& options) {
   std::error_code ec;
@@ -113,9 +99,9 @@ std::string AbsoluteDataDir(const ServeOptions& options) {
 
 // Where new catalogs' data goes (GET /v1/info's data_root): HOGLAKE_DATA_ROOT,
 // else DIR/lake/ when embedded, else none.
-std::string DataRoot(const ServeOptions& options) {
-  if (const char* root = std::getenv("HOGLAKE_DATA_ROOT"); root && *root) {
-    std::string text = root;
+std::string DataRoot(const ServeOptions& options, const ServeConfig& config) {
+  if (!config.data_root.empty()) {
+    std::string text = config.data_root;
     if (text.back() != '/') text += '/';
     return text;
   }
@@ -126,11 +112,12 @@ std::string DataRoot(const ServeOptions& options) {
 
 // The data root and HOGLAKE_ALLOWED_DATA_PATHS (URIs separated by commas or
 // spaces); the embedded PostgreSQL's data and socket directories are denied.
-Result<DataPathPolicy> DataPaths(const ServeOptions& options, const std::string& data_root) {
+Result<DataPathPolicy> DataPaths(const ServeOptions& options, const ServeConfig& config,
+                                 const std::string& data_root) {
   std::vector<std::string> allowed;
   if (!data_root.empty()) allowed.push_back(data_root);
-  if (const char* list = std::getenv("HOGLAKE_ALLOWED_DATA_PATHS")) {
-    for (std::string& uri : DataPathPolicy::SplitList(list)) allowed.push_back(std::move(uri));
+  for (std::string& uri : DataPathPolicy::SplitList(config.allowed_data_paths)) {
+    allowed.push_back(std::move(uri));
   }
   std::vector<std::string> denied;
   if (options.database_url.empty()) {
@@ -149,6 +136,9 @@ Result<DataPathPolicy> DataPaths(const ServeOptions& options, const std::string&
 
 Status Serve(const ServeOptions& options) {
   HOGLAKE_ASSIGN_OR_RETURN(auto listen, ParseListen(options.listen));
+  EnvReader env;
+  HOGLAKE_ASSIGN_OR_RETURN(const ServeConfig config, ReadServeConfig(env));
+  ConfigureAuditSink(config.audit_log);
   // Nothing is authenticated yet: anyone who can reach the port can change
   // or drop every catalog. Only loopback unless the operator says otherwise.
   if (!IsLoopbackHost(listen.first)) {
@@ -171,21 +161,16 @@ Status Serve(const ServeOptions& options) {
 
   // Where catalogs may keep data: the data root plus the operator's list;
   // never the embedded PostgreSQL's own directories.
-  const std::string data_root = DataRoot(options);
-  HOGLAKE_ASSIGN_OR_RETURN(DataPathPolicy data_paths, DataPaths(options, data_root));
+  const std::string data_root = DataRoot(options, config);
+  HOGLAKE_ASSIGN_OR_RETURN(DataPathPolicy data_paths, DataPaths(options, config, data_root));
   LogInfo("catalogs may keep data under: ",
           data_paths.allowed().empty() ? std::string("(nothing: set HOGLAKE_ALLOWED_DATA_PATHS)")
                                        : data_paths.Describe());
   catalog::EmbeddedPostgres embedded;
   std::string conninfo = options.database_url;
   if (conninfo.empty()) {
-    // Extra settings for the embedded server: "name=value name=value".
-    std::vector<std::string> settings;
-    if (const char* extra = std::getenv("HOGLAKE_EMBEDDED_PG_SETTINGS")) {
-      std::istringstream words(extra);
-      for (std::string word; words >> word;) settings.push_back(word);
-    }
-    HOGLAKE_RETURN_IF_ERROR(embedded.Start(options.data_dir, settings));
+    HOGLAKE_RETURN_IF_ERROR(
+        embedded.Start(options.data_dir, config.embedded_pg_settings, config.pg_bin_dir));
     conninfo = embedded.conninfo();
   }
   {
@@ -200,15 +185,16 @@ Status Serve(const ServeOptions& options) {
   // Declared before the service so it outlives every commit that reports to it.
   server::Metrics metrics;
   catalog::CatalogServiceOptions service_options;
-  service_options.commit_lock_timeout_ms = EnvInt("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", 30000);
-  service_options.commit_gather_micros = EnvInt("HOGLAKE_COMMIT_GATHER_US", 1000);
+  service_options.commit_lock_timeout_ms = config.commit_lock_timeout_ms;
+  service_options.commit_gather_micros = config.commit_gather_micros;
+  service_options.cleanup_claim_lease_seconds = config.cleanup_claim_lease_seconds;
   service_options.commit_lock_observer = [&metrics](double seconds, bool timed_out) {
     metrics.RecordCommitLockWait(seconds, timed_out);
   };
   service_options.commit_batch_observer = [&metrics](size_t requests) {
     metrics.RecordCommitBatch(requests);
   };
-  service_options.commit_state_cache = EnvInt("HOGLAKE_COMMIT_STATE_CACHE", 1) != 0;
+  service_options.commit_state_cache = config.commit_state_cache;
   service_options.commit_path_observer = [&metrics](std::string_view path) {
     metrics.AddToCounter("hoglake_commit_batches_total",
                          "Group-commit batches by how they ran: cached (one round trip on the "
@@ -219,53 +205,40 @@ Status Serve(const ServeOptions& options) {
   service_options.data_paths = data_paths;
   catalog::CatalogService service(&pool, service_options);
   // Declared before the loop so a loop hook may use it (destroyed after).
-  catalog::HydratorOptions hydrator_options = catalog::HydratorOptions::FromEnv();
+  catalog::HydratorOptions hydrator_options = config.hydrator;
   hydrator_options.data_paths = data_paths;
   catalog::Hydrator hydrator(&pool, hydrator_options);
   // Declared before the loop, which reports to it until stopped.
   server::MaintenanceReporter reporter(&metrics);
-  catalog::MaintenanceLoop maintenance(&service, &pool, EnvInt("HOGLAKE_EXPIRY_INTERVAL_MS", 60000),
-                                       /*retirement_interval_ms=*/-1, &hydrator);
+  catalog::MaintenanceLoop maintenance(&service, &pool, config.maintenance, &hydrator);
   maintenance.SetObserver(&reporter);
   maintenance.Start();
-  server::MetricsSampler sampler(&pool, &metrics);
+  server::MetricsSampler sampler(&pool, &metrics, config.metrics_sample_interval_ms);
   sampler.Start();
   server::ServerContext context;
   context.maintenance_observer = &reporter;
   context.metrics_sampler = &sampler;
   context.catalogs = &service;
   context.hydrator = &hydrator;
-  context.maintenance_status = catalog::MaintenanceStatusOptions::FromEnv();
+  context.maintenance_status.compaction_target_bytes = config.compaction_target_bytes;
   context.maintenance_status.loops = maintenance.intervals();
   context.metrics = &metrics;
   context.version = HOGLAKE_VERSION;
-  if (const char* name = std::getenv("HOGLAKE_INSTANCE_NAME")) context.instance_name = name;
+  context.instance_name = config.instance_name;
   context.data_root = data_root;
   server::Router router;
   server::RegisterRoutes(router, context);
 
-  server::HttpServerOptions http_options;
+  // Front-end limits from the environment (http_server.h); the defaults
+  // suit one machine.
+  server::HttpServerOptions http_options = config.http;
   http_options.host = listen.first;
   http_options.port = listen.second;
   http_options.threads = options.http_threads;
   http_options.admission_ms = service_options.commit_lock_timeout_ms;
-  // Front-end limits (http_server.h); the defaults suit one machine.
-  http_options.max_connections =
-      static_cast<int>(EnvInt("HOGLAKE_MAX_CONNECTIONS", http_options.max_connections));
-  http_options.max_header_bytes =
-      EnvInt("HOGLAKE_MAX_REQUEST_HEADER_BYTES", http_options.max_header_bytes);
-  http_options.max_body_bytes =
-      EnvInt("HOGLAKE_MAX_REQUEST_BODY_BYTES", http_options.max_body_bytes);
-  http_options.max_body_memory_bytes =
-      EnvInt("HOGLAKE_MAX_REQUEST_BODY_MEMORY_BYTES", http_options.max_body_memory_bytes);
-  http_options.header_timeout_ms =
-      EnvInt("HOGLAKE_HTTP_HEADER_TIMEOUT_MS", http_options.header_timeout_ms);
-  http_options.keep_alive_timeout_ms =
-      EnvInt("HOGLAKE_HTTP_KEEP_ALIVE_TIMEOUT_MS", http_options.keep_alive_timeout_ms);
   // Parsed JSON bodies cost up to ~17× their text; all of them at once are
   // bounded (json_body.h).
-  server::JsonBody::SetParseMemoryBudget(EnvInt("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES",
-                                                server::kDefaultJsonParseMemoryBudget));
+  server::JsonBody::SetParseMemoryBudget(config.json_parse_memory_bytes);
   server::HttpServer http(&router, &metrics, http_options);
   HOGLAKE_ASSIGN_OR_RETURN(int port, http.Bind());
   const std::string url = "http://" + listen.first + ":" + std::to_string(port);

@@ -25,22 +25,20 @@ AuditSink& Sink() {
   return sink;
 }
 
-void ConfigureLocked(AuditSink& sink) {
+void ConfigureLocked(AuditSink& sink, std::string_view value) {
   if (sink.fd != STDERR_FILENO) ::close(sink.fd);
   sink.fd = STDERR_FILENO;
   sink.enabled = true;
   sink.configured = true;
-  const char* target = std::getenv("HOGLAKE_AUDIT_LOG");
-  const std::string_view value = target == nullptr ? "" : target;
   if (value == "off") {
     sink.enabled = false;
   } else if (!value.empty() && value != "-") {
-    const int fd = ::open(target, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    const int fd = ::open(std::string(value).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
     if (fd >= 0) {
       sink.fd = fd;
     } else {
       // Stay on standard error rather than lose the audit trail.
-      const std::string warning = StrCat("hoglake.audit: cannot open HOGLAKE_AUDIT_LOG '", value,
+      const std::string warning = StrCat("hoglake.audit: cannot open audit log '", value,
                                          "'; writing audit lines to standard error\n");
       (void)!::write(STDERR_FILENO, warning.data(), warning.size());
     }
@@ -139,7 +137,7 @@ void EmitAudit(const AuditEvent& event) {
   std::string line;
   {
     std::lock_guard lock(sink.mutex);
-    if (!sink.configured) ConfigureLocked(sink);
+    if (!sink.configured) ConfigureLocked(sink, "");
     if (!sink.enabled) return;
   }
   line = FormatAuditLine(event, NowMicros());
@@ -148,10 +146,10 @@ void EmitAudit(const AuditEvent& event) {
   (void)!::write(sink.fd, line.data(), line.size());
 }
 
-void ConfigureAuditSinkFromEnv() {
+void ConfigureAuditSink(std::string_view target) {
   AuditSink& sink = Sink();
   std::lock_guard lock(sink.mutex);
-  ConfigureLocked(sink);
+  ConfigureLocked(sink, target);
 }
 
 ScopedRequestId::ScopedRequestId(std::string id) : previous_(std::move(current_request_id)) {

@@ -11,8 +11,8 @@
 // Auditing never rides a database transaction and never writes to a
 // database; a line is emitted after the action resolved.
 //
-// Sink: HOGLAKE_AUDIT_LOG names a file to append to; unset, empty or "-"
-// means standard error (beside the process log); "off" disables it. A line
+// Sink (ConfigureAuditSink; `hoglake serve` passes HOGLAKE_AUDIT_LOG): a
+// file to append to; empty or "-" means standard error (beside the process log); "off" disables it. A line
 // is written with one write(2) of the whole line (O_APPEND), so lines from
 // several threads or processes never interleave. Thread-safe.
 #pragma once
@@ -63,8 +63,9 @@ std::string FormatAuditLine(const AuditEvent& event, int64_t micros);
 // Writes `event` to the sink (see above), stamped now.
 void EmitAudit(const AuditEvent& event);
 
-// Re-reads HOGLAKE_AUDIT_LOG (the first EmitAudit reads it by itself).
-void ConfigureAuditSinkFromEnv();
+// Points the sink at `target` (see above: a file, "-" or "" for standard
+// error, "off"); until called, audit lines go to standard error.
+void ConfigureAuditSink(std::string_view target);
 
 // The request id of the HTTP request this thread is serving, if any
 // (X-Request-Id); audit events emitted while it is alive carry it.

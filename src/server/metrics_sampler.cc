@@ -5,7 +5,6 @@
 
 #include "catalog/health_sample.h"
 #include "common/clock.h"
-#include "common/env.h"
 #include "common/log.h"
 
 namespace hoglake::server {
@@ -77,8 +76,7 @@ std::vector<GaugeSample> ToGauges(const std::vector<catalog::CatalogHealthSample
 MetricsSampler::MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms)
     : pool_(pool),
       metrics_(metrics),
-      interval_ms_(interval_ms < 0 ? IntervalFromEnv("HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", 15000)
-                                   : interval_ms) {}
+      interval_ms_(interval_ms) {}
 
 MetricsSampler::~MetricsSampler() { Stop(); }
 

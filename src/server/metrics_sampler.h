@@ -39,8 +39,8 @@ struct InstanceTotals {
 
 class MetricsSampler {
  public:
-  // interval_ms < 0: read HOGLAKE_METRICS_SAMPLE_INTERVAL_MS.
-  MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms = -1);
+  // Samples every `interval_ms` once started (0: never).
+  MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms);
   ~MetricsSampler();
 
   void Start();

@@ -1,18 +1,12 @@
 #include "storage/s3_config.h"
 
-#include <cstdlib>
+#include "common/config.h"
 
 namespace hoglake {
-namespace {
-
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? std::string() : std::string(value);
-}
-
-}  // namespace
 
 Result<S3Config> ResolveS3Config(S3Config config) {
+  EnvReader env;
+  auto Env = [&env](std::string_view name) { return env.Text(name); };
   if (config.access_key_id.empty() && config.secret_access_key.empty()) {
     config.access_key_id = Env("AWS_ACCESS_KEY_ID");
     config.secret_access_key = Env("AWS_SECRET_ACCESS_KEY");

@@ -1,7 +1,5 @@
-// RetirementOptions (env knobs) and RetirementResult's ledger JSON.
+// RetirementOptions defaults and RetirementResult's ledger JSON.
 #include <gtest/gtest.h>
-
-#include <cstdlib>
 
 #include "catalog/maintenance_info.h"
 
@@ -9,32 +7,12 @@ namespace hoglake::catalog {
 namespace {
 
 TEST(RetirementOptionsTest, DefaultsFollowTheDigest) {
-  for (const char* knob : {"HOGLAKE_RETIREMENT_BATCH", "HOGLAKE_RETIREMENT_RUN_BUDGET_MS",
-                           "HOGLAKE_RETIREMENT_PAUSE_MS", "HOGLAKE_RETIREMENT_QUEUE_CEILING"}) {
-    unsetenv(knob);
-  }
-  const RetirementOptions options = RetirementOptions::FromEnv();
+  const RetirementOptions options;
   EXPECT_EQ(options.batch, 8000);
   EXPECT_EQ(options.run_budget_ms, 60000);
   EXPECT_EQ(options.pause_ms, 750);
   EXPECT_EQ(options.queue_ceiling, 500000);
   EXPECT_EQ(options.cancel, nullptr);
-}
-
-TEST(RetirementOptionsTest, EnvOverridesAndBlankOrJunkMeansDefault) {
-  setenv("HOGLAKE_RETIREMENT_BATCH", "0", 1);  // floored at 1
-  setenv("HOGLAKE_RETIREMENT_RUN_BUDGET_MS", "", 1);
-  setenv("HOGLAKE_RETIREMENT_PAUSE_MS", "5x", 1);
-  setenv("HOGLAKE_RETIREMENT_QUEUE_CEILING", "10", 1);
-  const RetirementOptions options = RetirementOptions::FromEnv();
-  EXPECT_EQ(options.batch, 1);
-  EXPECT_EQ(options.run_budget_ms, 60000);
-  EXPECT_EQ(options.pause_ms, 750);
-  EXPECT_EQ(options.queue_ceiling, 10);
-  for (const char* knob : {"HOGLAKE_RETIREMENT_BATCH", "HOGLAKE_RETIREMENT_RUN_BUDGET_MS",
-                           "HOGLAKE_RETIREMENT_PAUSE_MS", "HOGLAKE_RETIREMENT_QUEUE_CEILING"}) {
-    unsetenv(knob);
-  }
 }
 
 TEST(RetirementResultTest, JsonCarriesCoreFieldsAndNonDefaultFlags) {

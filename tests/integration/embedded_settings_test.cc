@@ -53,7 +53,8 @@ TEST(EmbeddedSettingsTest, AWordThatIsNotASettingStopsServe) {
   char buffer[4096];
   while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
   EXPECT_NE(pclose(pipe), 0) << out;
-  EXPECT_NE(out.find("embedded PostgreSQL setting 'nonsense' is not name=value"), std::string::npos)
+  EXPECT_NE(out.find("HOGLAKE_EMBEDDED_PG_SETTINGS: 'nonsense' is not name=value"),
+            std::string::npos)
       << out;
   // Refused before anything was initialized.
   EXPECT_FALSE(std::filesystem::exists(dir + "/pg")) << out;

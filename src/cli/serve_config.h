@@ -1,0 +1,46 @@
+// `hoglake serve`'s settings from the environment, read and validated at
+// once before anything starts (common/config.h): every library gets its
+// options struct from here and never reads the environment itself. A bad
+// value stops the server with a message naming each bad variable.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "catalog/catalog_service.h"
+#include "catalog/hydrator.h"
+#include "catalog/maintenance_loop.h"
+#include "catalog/maintenance_status.h"
+#include "common/config.h"
+#include "server/http_server.h"
+
+namespace hoglake::cli {
+
+struct ServeConfig {
+  // Commit path and cleanup (the data paths are filled in by serve).
+  int64_t commit_lock_timeout_ms = 30000;
+  int64_t commit_gather_micros = 1000;
+  bool commit_state_cache = true;
+  int64_t cleanup_claim_lease_seconds = 900;
+  // Background work.
+  catalog::MaintenanceLoopOptions maintenance;
+  catalog::HydratorOptions hydrator;
+  int64_t compaction_target_bytes = catalog::kDefaultCompactionTargetBytes;
+  int64_t metrics_sample_interval_ms = 15000;
+  // The HTTP front end's limits (host, port, threads come from flags).
+  server::HttpServerOptions http;
+  int64_t json_parse_memory_bytes = 0;
+  // Where data may live, and the embedded PostgreSQL.
+  std::string data_root;           // HOGLAKE_DATA_ROOT as given ("" = unset)
+  std::string allowed_data_paths;  // HOGLAKE_ALLOWED_DATA_PATHS as given
+  std::vector<std::string> embedded_pg_settings;
+  std::string pg_bin_dir;
+  // Naming and audit.
+  std::string instance_name;
+  std::string audit_log;
+};
+
+// Reads every variable `hoglake serve` uses; the error names each bad one.
+Result<ServeConfig> ReadServeConfig(EnvReader& env);
+
+}  // namespace hoglake::cli

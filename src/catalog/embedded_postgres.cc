@@ -141,24 +141,6 @@ Status EnsureTraversable(const std::string& dir, const RunAs& run_as) {
   return Status::Ok();
 }
 
-// A PostgreSQL left running on this data directory (for instance one still
-// finishing its shutdown after the previous server was killed) is waited for;
-// one that stays up means another server owns the directory.
-Status WaitForPreviousPostgres(const std::string& pg_dir) {
-  std::ifstream pid_file(pg_dir + "/postmaster.pid");
-  pid_t pid = 0;
-  if (!(pid_file >> pid) || pid <= 0) return Status::Ok();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (kill(pid, 0) == 0) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      return Unavailable("PostgreSQL pid ", pid, " still runs on ", pg_dir,
-                         " (is another hoglake server using this --data-dir?)");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  return Status::Ok();
-}
-
 // Whether `pid` is a live process working in the PostgreSQL data directory
 // `pg_dir` (a postmaster and each of its children run with the data
 // directory as their working directory). A pid that is gone, or was reused
@@ -239,7 +221,19 @@ Status EmbeddedPostgres::Start(const std::string& data_dir, const std::vector<st
   HOGLAKE_ASSIGN_OR_RETURN(RunAs run_as, ResolveRunAs());
   HOGLAKE_RETURN_IF_ERROR(EnsureTraversable(dir_, run_as));
   HOGLAKE_RETURN_IF_ERROR(EnsureInitialized());
-  HOGLAKE_RETURN_IF_ERROR(WaitForPreviousPostgres(pg_dir_));
+  // A previous server on this directory (killed, or still shutting down)
+  // must be gone, its children detached from its shared memory too, or the
+  // new postmaster refuses to start; a live one is waited for up to 30 s.
+  for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);;) {
+    Status cleared = ClearStaleLockFiles();
+    if (cleared.ok()) break;
+    if (cleared.error().code != ErrorCode::kUnavailable) return cleared;
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Unavailable(cleared.error().message,
+                         " (is another hoglake server using this --data-dir?)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   fs::create_directories(socket_dir_, ec);
   HOGLAKE_RETURN_IF_ERROR(Chown(socket_dir_, run_as));
   log_path_ = dir_ + "/postgres.log";

@@ -51,7 +51,13 @@ TEST(AdmissionTest, RequestsQueuedPastTheBoundAreShed) {
   ASSERT_NE(mkdtemp(server_dir), nullptr);
   ServerProcess server;
   server.Start(server_dir, {"--database-url", TestDatabaseUrl(db), "--http-threads", "2"},
-               {{"HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", "300"}, {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}});
+               // No background loop touches the catalog tables: only this
+               // test's requests wait on the lock it takes below.
+               {{"HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", "300"},
+                {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"},
+                {"HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", "0"},
+                {"HOGLAKE_ANALYZE_INTERVAL_MS", "0"},
+                {"HOGLAKE_HYDRATOR_INTERVAL_MS", "0"}});
   ASSERT_TRUE(server.running());
   const std::string url = server.base_url();
   const int port = PortOf(url);

@@ -351,13 +351,14 @@ TEST_F(HttpFrontEndTest, ConnectionLimitClosesIdleConnectionsFirstThenRefuses) {
   // With every connection in the middle of a request, a new one gets 503.
   idle.clear();
   ninth.Close();
-  std::this_thread::sleep_for(100ms);  // the server has seen them go
+  // Generous settles (a loaded machine runs other tests beside this one).
+  std::this_thread::sleep_for(500ms);  // the server has seen them go
   std::vector<std::unique_ptr<RawHttpClient>> busy;
   for (int i = 0; i < 8; ++i) {
     busy.push_back(std::make_unique<RawHttpClient>(port_));
     ASSERT_TRUE(busy.back()->Send("GET /livez HTTP/1.1\r\nX-Partial: "));
   }
-  std::this_thread::sleep_for(200ms);  // the closed ones are gone, the busy ones counted
+  std::this_thread::sleep_for(1000ms);  // the closed ones are gone, the busy ones counted
   RawHttpClient refused(port_);
   const RawReply reply = refused.Read();
   ASSERT_TRUE(reply.ok);

@@ -148,8 +148,11 @@ Error PgConnection::ErrorFrom(pg_result* result, std::string_view sql) {
     code = ErrorCode::kAlreadyExists;
   } else if (sqlstate == "22003") {
     // numeric_value_out_of_range: a client's numbers (sizes, counts) summed
-    // past what the catalog's bigint columns hold.
-    code = ErrorCode::kValidation;
+    // past what the catalog's bigint columns hold. The client is told that,
+    // not our SQL.
+    return MakeError(ErrorCode::kValidation,
+                     "the sizes or counts in this request would take a stored total (a table's "
+                     "file_size_bytes or record count) past 2^63 - 1");
   }
   std::string_view head = sql.substr(0, 80);
   return MakeError(code, "PostgreSQL ", sqlstate.empty() ? "error" : sqlstate, ": ", message,

@@ -1,9 +1,11 @@
 #include "common/json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <vector>
 
 namespace hoglake {
 namespace {
@@ -236,5 +238,64 @@ void AppendJsonString(std::string_view text, std::string* out) {
 
 void AppendJsonDouble(double value, std::string* out) { AppendJsonNumber(value, out); }
 void AppendJsonFloat(float value, std::string* out) { AppendJsonNumber(value, out); }
+
+JsonLocation JsonPathAt(std::string_view text, size_t offset) {
+  struct Frame {
+    bool object = false;
+    bool expecting_name = false;  // objects: the next string is a member name
+    std::string_view name;        // objects: the current member's name
+    int64_t index = 0;            // arrays: the current element
+  };
+  std::vector<Frame> frames;
+  auto render = [&frames](bool name_pending) {
+    JsonLocation at;
+    for (size_t k = 0; k < frames.size(); ++k) {
+      const Frame& f = frames[k];
+      const bool last = k + 1 == frames.size();
+      if (f.object) {
+        if (last && (f.expecting_name || name_pending)) {
+          at.in_member_name = name_pending;
+          break;
+        }
+        if (!at.path.empty()) at.path += '.';
+        at.path.append(f.name);
+      } else {
+        at.path += '[' + std::to_string(f.index) + ']';
+      }
+    }
+    return at;
+  };
+  const size_t end = std::min(offset, text.size());
+  for (size_t i = 0; i <= end && i < text.size(); ++i) {
+    const char c = text[i];
+    if (i == end && c != '"') break;  // the byte at the offset itself
+    if (c == '"') {
+      size_t close = i + 1;
+      while (close < text.size() && text[close] != '"') close += text[close] == '\\' ? 2 : 1;
+      const bool is_name = !frames.empty() && frames.back().object && frames.back().expecting_name;
+      if (close >= offset) return render(is_name);
+      if (is_name) {
+        frames.back().name = text.substr(i + 1, close - i - 1);
+        frames.back().expecting_name = false;
+      }
+      i = close;
+    } else if (c == '{') {
+      Frame object;
+      object.object = object.expecting_name = true;
+      frames.push_back(object);
+    } else if (c == '[') {
+      frames.push_back(Frame());
+    } else if (c == '}' || c == ']') {
+      if (!frames.empty()) frames.pop_back();
+    } else if (c == ',' && !frames.empty()) {
+      if (frames.back().object) {
+        frames.back().expecting_name = true;
+      } else {
+        ++frames.back().index;
+      }
+    }
+  }
+  return render(false);
+}
 
 }  // namespace hoglake

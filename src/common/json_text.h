@@ -29,6 +29,18 @@ struct JsonShape {
 };
 JsonShape MeasureJson(std::string_view text, int depth_limit);
 
+// Where byte `offset` of JSON text lies, as a member path in the style of
+// request-field errors ("appends[0].files[1].path"; "" at the top level),
+// found by a linear scan of the text before it (strings and escapes
+// honoured; nothing is allocated per byte). `in_member_name` is set when the
+// offset lies inside an object's member name rather than a value. For
+// naming the field a parse error (bytes that are not UTF-8, say) is in.
+struct JsonLocation {
+  std::string path;
+  bool in_member_name = false;
+};
+JsonLocation JsonPathAt(std::string_view text, size_t offset);
+
 // True when `text` is well-formed UTF-8 (no overlong forms, no surrogates,
 // nothing above U+10FFFF).
 bool IsValidUtf8(std::string_view text);

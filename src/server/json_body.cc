@@ -243,8 +243,15 @@ Result<JsonObject> JsonBody::ParseText(std::string_view text) {
   // Trailing non-whitespace is an error; so are bytes that are not UTF-8.
   doc->Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
   if (doc->HasParseError()) {
-    return BadRequest("malformed JSON at offset ", doc->GetErrorOffset(), ": ",
-                      rapidjson::GetParseError_En(doc->GetParseError()));
+    // Name the field the error is in, as the checks after parsing do.
+    const JsonLocation at = JsonPathAt(text, doc->GetErrorOffset());
+    const std::string where = at.in_member_name ? "a member name in " + Describe(at.path)
+                                                : Describe(at.path);
+    if (doc->GetParseError() == rapidjson::kParseErrorStringInvalidEncoding) {
+      return BadRequest(where, " is not valid UTF-8 (byte offset ", doc->GetErrorOffset(), ")");
+    }
+    return BadRequest("malformed JSON at offset ", doc->GetErrorOffset(), " (in ", where,
+                      "): ", rapidjson::GetParseError_En(doc->GetParseError()));
   }
   if (doc->IsNull()) return BadRequest("request body must be a JSON object, not null");
   if (!doc->IsObject()) return BadRequest("request body must be a JSON object");

@@ -71,6 +71,12 @@ std::vector<GaugeSample> ToGauges(const std::vector<catalog::CatalogHealthSample
   return out;
 }
 
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) return b > 0 ? INT64_MAX : INT64_MIN;
+  return sum;
+}
+
 }  // namespace
 
 MetricsSampler::MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms)
@@ -112,8 +118,9 @@ void MetricsSampler::SampleOnce() {
   if (!samples.ok()) return fail(samples.error());
   InstanceTotals totals;
   for (const auto& s : *samples) {
-    totals.total_rows += s.live_rows;
-    totals.total_size_bytes += s.live_bytes;
+    // Saturating: many catalogs' totals together may pass 2^63 - 1.
+    totals.total_rows = SaturatingAdd(totals.total_rows, s.live_rows);
+    totals.total_size_bytes = SaturatingAdd(totals.total_size_bytes, s.live_bytes);
   }
   std::vector<GaugeSample> gauges = ToGauges(*samples);
   gauges.push_back({"hoglake_metrics_last_sample_epoch",

@@ -116,6 +116,7 @@ TEST(HostileInputTest, NulInJsonTextIsRefusedNamingTheField) {
               "{\"author\":\"a\xFF\",\"appends\":[{\"namespace\":\"ns\",\"table\":\"t\",\"files\":[" +
                   file + "]}]}");
   EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(r.body.find("author is not valid UTF-8"), std::string::npos) << r.body;
   // A view whose SQL holds a NUL is refused, not stored cut short.
   r = S::Call("POST", lake.catalog + "/namespaces/ns/views",
               R"({"name":"v","sql":"select \u0000 1"})");
@@ -196,7 +197,56 @@ TEST(HostileInputTest, SizesSummingPastInt64AreValidationErrors) {
               R"({"appends":[{"namespace":"ns","table":"t","files":[)" + file("d.parquet") +
                   "]}]}");
   EXPECT_EQ(r.status, 422) << r.body;
+  // The client is told what went wrong, not our SQL.
+  EXPECT_NE(r.body.find("past 2^63 - 1"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("PostgreSQL"), std::string::npos) << r.body;
+  EXPECT_EQ(r.body.find("hog_"), std::string::npos) << r.body;
   ExpectServing();
+}
+
+// Two tables whose totals are each near 2^63 - 1: the instance totals (and
+// the catalog's gauges) are capped at 2^63 - 1, never wrapped or lost.
+TEST(HostileInputTest, InstanceTotalsPastInt64AreCappedNotLost) {
+  const std::string dir = MakeServerDir("hoglake-totals");
+  ASSERT_FALSE(dir.empty());
+  ServerProcess server;
+  server.Start(dir, {}, {{"HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", "100"}});
+  ASSERT_TRUE(server.running());
+  const std::string url = server.base_url();
+  ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs",
+                       R"({"name":"big","data_path":"s3://b/big/"})")
+                .status,
+            201);
+  ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs/big/namespaces", R"({"name":"ns"})").status,
+            201);
+  for (const char* table : {"t1", "t2"}) {
+    ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs/big/namespaces/ns/tables",
+                         std::string(R"({"name":")") + table +
+                             R"(","columns":[{"name":"v","type":"long"}]})")
+                  .status,
+              201);
+    const ApiResponse commit = CallServer(
+        url, "POST", "/v1/catalogs/big/commit",
+        std::string(R"({"appends":[{"namespace":"ns","table":")") + table +
+            R"(","files":[{"path":"s3://b/big/)" + table +
+            R"(.parquet","record_count":1,"file_size_bytes":9223372036854775000}]}]})");
+    ASSERT_EQ(commit.status, 200) << commit.body;
+  }
+  int64_t total = -1;
+  for (int i = 0; i < 100 && total <= 0; ++i) {
+    const ApiResponse info = CallServer(url, "GET", "/v1/info");
+    if (info.json.IsObject() && info.json.HasMember("total_size_bytes")) {
+      total = info.json["total_size_bytes"].GetInt64();
+      if (total > 0) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(total, INT64_MAX);
+  const std::string metrics = CallServer(url, "GET", "/metrics").body;
+  // Printed with six digits: ~9.22337e+18, not 0.
+  EXPECT_GT(MetricSample(metrics, "hoglake_live_bytes{catalog=\"big\"}"), 9.2e18) << metrics;
+  server.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }
 
 TEST(HostileInputTest, DecodeBoundRefusesImpossibleDecimalScales) {

@@ -26,11 +26,28 @@ TEST(JsonBodyTest, NestingIsBoundedBeforeParsing) {
   EXPECT_TRUE(JsonBody::ParseText(R"({"a":")" + std::string(1000, '[') + R"("})").ok());
 }
 
-TEST(JsonBodyTest, TextThatIsNotUtf8IsMalformed) {
-  Result<JsonObject> refused = JsonBody::ParseText("{\"a\":\"x\xFF\"}");
-  ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().code, ErrorCode::kBadRequest);
+TEST(JsonBodyTest, TextThatIsNotUtf8IsRefusedNamingTheField) {
+  for (const auto& [body, message] : {
+           std::pair<std::string, std::string>{"{\"a\":\"x\xFF\"}", "a is not valid UTF-8"},
+           {"{\"author\":\"ok\",\"appends\":[{\"files\":[{\"path\":\"p\"},"
+            "{\"path\":\"q\\\"\xC0\x80\"}]}]}",
+            "appends[0].files[1].path is not valid UTF-8"},
+           {"{\"a\":[\"x\",\"\xED\xA0\x80\"]}", "a[1] is not valid UTF-8"},
+           {"{\"a\xFF\":1}", "a member name in request body is not valid UTF-8"},
+           {"{\"a\":{\"b\":1,\"c\xFF\":2}}", "a member name in a is not valid UTF-8"},
+       }) {
+    Result<JsonObject> refused = JsonBody::ParseText(body);
+    ASSERT_FALSE(refused.ok()) << body;
+    EXPECT_EQ(refused.error().code, ErrorCode::kBadRequest);
+    EXPECT_NE(refused.error().message.find(message), std::string::npos)
+        << refused.error().message;
+  }
   EXPECT_TRUE(JsonBody::ParseText("{\"a\":\"caf\xC3\xA9\"}").ok());
+  // Other syntax errors say where they are too.
+  Result<JsonObject> broken = JsonBody::ParseText(R"({"a":{"b":[1,2,}]}})");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.error().message.find("(in a.b[2])"), std::string::npos)
+      << broken.error().message;
 }
 
 TEST(JsonBodyTest, NulIsRefusedNamingTheField) {

@@ -1,11 +1,6 @@
 #include "parquet/reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 #include "parquet/assemble.h"
@@ -18,61 +13,17 @@ using columnar::RecordBatch;
 
 namespace {
 
-class Source {
- public:
-  virtual ~Source() = default;
-  virtual int64_t size() const = 0;
-  // The bytes [offset, offset + length), read into `*scratch` if they are
-  // not in memory already; the view stays valid until `*scratch` changes.
-  // The caller checks the range. Safe to call from several threads with
-  // different scratch buffers.
-  virtual Result<std::string_view> Read(int64_t offset, int64_t length,
-                                        PodBuffer<char>* scratch) = 0;
-};
-
-class BufferSource : public Source {
- public:
-  explicit BufferSource(std::shared_ptr<const std::string> bytes) : bytes_(std::move(bytes)) {}
-  int64_t size() const override { return static_cast<int64_t>(bytes_->size()); }
-  Result<std::string_view> Read(int64_t offset, int64_t length, PodBuffer<char>*) override {
-    return std::string_view(*bytes_).substr(static_cast<size_t>(offset),
-                                            static_cast<size_t>(length));
-  }
-
- private:
-  std::shared_ptr<const std::string> bytes_;
-};
-
-class FileSource : public Source {
- public:
-  FileSource(int fd, int64_t size, std::string path)
-      : fd_(fd), size_(size), path_(std::move(path)) {}
-  ~FileSource() override { ::close(fd_); }
-  int64_t size() const override { return size_; }
-  Result<std::string_view> Read(int64_t offset, int64_t length, PodBuffer<char>* scratch) override {
-    scratch->resize_uninitialized(static_cast<size_t>(length));
-    int64_t done = 0;
-    while (done < length) {
-      const ssize_t n = ::pread(fd_, scratch->data() + done, static_cast<size_t>(length - done),
-                                static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return IoError("reading ", path_, ": ", std::strerror(errno));
-      if (n == 0) return IoError("reading ", path_, ": file shrank while reading");
-      done += n;
-    }
-    return scratch->view();
-  }
-
- private:
-  int fd_;
-  int64_t size_;
-  std::string path_;
-};
+// The footer is parsed from one read of the file's last bytes when it fits
+// in them (most footers are a few KB); a larger one takes one more read.
+constexpr int64_t kTailReadBytes = int64_t{16} << 10;
 
 }  // namespace
 
 struct ParquetReader::Impl {
-  std::unique_ptr<Source> source;
+  std::shared_ptr<RandomAccessSource> source;
+  // Checked with the tail read when that covers the file's start, else
+  // with the first row group read (whose first chunk begins right after it).
+  bool leading_magic_checked = false;
   ReaderOptions options;
   FileMetaData metadata;
   int64_t footer_size = 0;
@@ -89,14 +40,33 @@ struct ParquetReader::Impl {
   };
   std::vector<Scratch> scratch;
 
+  // The bytes [offset, offset + length): a view of the source's memory, or
+  // read into `scratch` (valid until it changes). The caller checks the range.
+  Result<std::string_view> ReadRange(int64_t offset, int64_t length, PodBuffer<char>* scratch) {
+    if (std::optional<std::string_view> view = source->View(offset, length)) return *view;
+    scratch->resize_uninitialized(static_cast<size_t>(length));
+    HOGLAKE_RETURN_IF_ERROR(source->ReadInto(offset, length, scratch->data()));
+    return scratch->view();
+  }
+
+  static Status CheckLeadingMagic(std::string_view head) {
+    if (head.substr(0, 4) != "PAR1") return InvalidData("not a Parquet file: bad leading magic");
+    return Status::Ok();
+  }
+
   Status Open() {
     const int64_t size = source->size();
     if (size < 12) return InvalidData("file of ", size, " bytes is too small to be Parquet");
     scratch.resize(static_cast<size_t>(threads));
     PodBuffer<char>* buffer = &scratch[0].chunk;
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view head, source->Read(0, 4, buffer));
-    if (head != "PAR1") return InvalidData("not a Parquet file: bad leading magic");
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail, source->Read(size - 8, 8, buffer));
+    const int64_t tail_size = std::min(size, kTailReadBytes);
+    const int64_t tail_offset = size - tail_size;
+    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail_bytes, ReadRange(tail_offset, tail_size, buffer));
+    if (tail_offset == 0) {
+      HOGLAKE_RETURN_IF_ERROR(CheckLeadingMagic(tail_bytes));
+      leading_magic_checked = true;
+    }
+    const std::string_view tail = tail_bytes.substr(tail_bytes.size() - 8);
     if (tail.substr(4) == "PARE")
       return NotImplemented("encrypted Parquet footers are not supported");
     if (tail.substr(4) != "PAR1") return InvalidData("not a Parquet file: bad trailing magic");
@@ -111,8 +81,14 @@ struct ParquetReader::Impl {
       return InvalidData("footer of ", footer_size, " bytes exceeds the limit ",
                          options.max_footer_bytes);
     }
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view footer,
-                             source->Read(size - 8 - footer_size, footer_size, buffer));
+    std::string_view footer;
+    PodBuffer<char> large_footer;
+    if (footer_size + 8 <= tail_size) {
+      footer = tail_bytes.substr(static_cast<size_t>(tail_size - 8 - footer_size),
+                                 static_cast<size_t>(footer_size));
+    } else {
+      HOGLAKE_ASSIGN_OR_RETURN(footer, ReadRange(size - 8 - footer_size, footer_size, &large_footer));
+    }
     auto parsed = ParseFileMetaData(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
     if (!parsed.ok()) return InvalidData("bad Parquet footer: ", parsed.error().message);
     metadata = std::move(*parsed);
@@ -188,7 +164,7 @@ struct ParquetReader::Impl {
     for (int l = node.leaf_begin; l < node.leaf_end; ++l) {
       const ColumnMetaData& m = *group.columns[l].meta_data;
       HOGLAKE_ASSIGN_OR_RETURN(std::string_view bytes,
-                               source->Read(ChunkStart(m), m.total_compressed_size, &slot.chunk));
+                               ReadRange(ChunkStart(m), m.total_compressed_size, &slot.chunk));
       HOGLAKE_RETURN_IF_ERROR(
           ReadColumnChunk(schema->leaves[l], m, bytes, options.limits, &leaves[l], &slot.pages));
     }
@@ -220,6 +196,23 @@ struct ParquetReader::Impl {
       for (int l = node.leaf_begin; l < node.leaf_end; ++l)
         cost[i] += group.columns[l].meta_data->total_uncompressed_size;
     }
+    // Tell the source what this row group needs: a remote one fetches it in
+    // a few coalesced requests.
+    std::vector<ByteRange> ranges;
+    if (!leading_magic_checked) ranges.push_back({0, 4});
+    for (int c : selected) {
+      const SchemaNode& node = schema->columns[c];
+      for (int l = node.leaf_begin; l < node.leaf_end; ++l) {
+        const ColumnMetaData& m = *group.columns[l].meta_data;
+        ranges.push_back({ChunkStart(m), m.total_compressed_size});
+      }
+    }
+    HOGLAKE_RETURN_IF_ERROR(source->WillRead(ranges));
+    if (!leading_magic_checked) {
+      HOGLAKE_ASSIGN_OR_RETURN(std::string_view head, ReadRange(0, 4, &scratch[0].chunk));
+      HOGLAKE_RETURN_IF_ERROR(CheckLeadingMagic(head));
+      leading_magic_checked = true;
+    }
     if (threads > 1) {
       std::stable_sort(order.begin(), order.end(),
                        [&](size_t a, size_t b) { return cost[a] > cost[b]; });
@@ -240,33 +233,29 @@ struct ParquetReader::Impl {
 ParquetReader::ParquetReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 ParquetReader::~ParquetReader() = default;
 
-Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenFile(const std::string& path,
-                                                               ReaderOptions options) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return IoError("cannot open ", path, ": ", std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    return IoError("cannot stat ", path, ": ", std::strerror(errno));
-  }
+Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(
+    std::shared_ptr<RandomAccessSource> source, ReaderOptions options) {
+  if (!source) return InvalidArgument("Parquet reader needs a source");
   auto impl = std::make_unique<Impl>();
-  impl->source = std::make_unique<FileSource>(fd, static_cast<int64_t>(st.st_size), path);
+  impl->source = std::move(source);
   impl->options = options;
   impl->threads = ResolveThreads(options.threads);
-  Status status = impl->Open();
-  if (!status.ok()) return Error{status.error().code, path + ": " + status.error().message};
+  HOGLAKE_RETURN_IF_ERROR(impl->Open());
   return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
+}
+
+Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenFile(const std::string& path,
+                                                               ReaderOptions options) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<RandomAccessSource> source, OpenLocalFileSource(path));
+  Result<std::unique_ptr<ParquetReader>> reader = Open(std::move(source), options);
+  if (!reader.ok()) return Error{reader.error().code, path + ": " + reader.error().message};
+  return reader;
 }
 
 Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenBuffer(
     std::shared_ptr<const std::string> bytes, ReaderOptions options) {
   if (!bytes) return InvalidArgument("Parquet reader needs a buffer");
-  auto impl = std::make_unique<Impl>();
-  impl->source = std::make_unique<BufferSource>(std::move(bytes));
-  impl->options = options;
-  impl->threads = ResolveThreads(options.threads);
-  HOGLAKE_RETURN_IF_ERROR(impl->Open());
-  return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
+  return Open(MemorySource(std::move(bytes)), options);
 }
 
 const FileMetaData& ParquetReader::metadata() const { return impl_->metadata; }

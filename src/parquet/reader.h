@@ -12,8 +12,15 @@
 // are InvalidData naming what was wrong (encrypted footers: NotImplemented).
 //
 // Projection keeps top-level columns, chosen by name or by field id, in the
-// order given. Reads go through pread() on a file (only the selected chunks
-// of one row group are in memory at a time) or view a caller's buffer.
+// order given. Bytes come from a RandomAccessSource (common/random_access.h):
+// a local file (pread; only the selected chunks of one row group are in
+// memory at a time), a caller's buffer (viewed, not copied), or an object in
+// a store (storage/object_source.h: ranged GETs). Opening reads the file's
+// last 16 KiB and parses the footer from them when it fits (one more read
+// when it does not); each row group tells the source the byte ranges of its
+// selected column chunks before reading them (a remote source fetches them
+// in a few coalesced requests). The leading magic is checked with the tail
+// read when that covers it, else with the first row group read.
 // The selected columns of a row group are read and decoded concurrently on
 // up to ReaderOptions::threads threads (one column per task, largest first);
 // the calling thread takes part and the call returns the finished batch. A
@@ -29,6 +36,7 @@
 #include <vector>
 
 #include "columnar/array.h"
+#include "common/random_access.h"
 #include "parquet/column_reader.h"
 #include "parquet/metadata.h"
 
@@ -45,6 +53,9 @@ struct ReaderOptions {
 
 class ParquetReader {
  public:
+  static Result<std::unique_ptr<ParquetReader>> Open(std::shared_ptr<RandomAccessSource> source,
+                                                     ReaderOptions options = {});
+  // A local file; errors are prefixed with its path.
   static Result<std::unique_ptr<ParquetReader>> OpenFile(const std::string& path,
                                                          ReaderOptions options = {});
   // Reads from `bytes`, which the reader shares.

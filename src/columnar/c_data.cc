@@ -8,6 +8,7 @@
 #include <system_error>
 #include <utility>
 
+#include "columnar/slice.h"
 #include "columnar/validate.h"
 
 namespace hoglake::columnar {
@@ -873,18 +874,6 @@ class ArrayImporter {
   std::shared_ptr<const void> owner_;
 };
 
-// `array` with its logical window narrowed to [offset, offset + length).
-ArrayPtr SliceArray(const ArrayPtr& array, int64_t offset, int64_t length) {
-  if (offset == 0 && length == array->length) return array;
-  auto out = std::make_shared<ArrayData>(*array);
-  out->offset = array->offset + offset;
-  out->length = length;
-  out->null_count = array->null_count == 0 || !array->buffers[0]
-                        ? 0
-                        : length - CountSetBits(array->buffers[0]->data(), out->offset, length);
-  return out;
-}
-
 Result<ArrayPtr> ImportArrayFrom(const std::shared_ptr<ImportedArrayOwner>& owner,
                                  const DataTypePtr& type, const ForeignLayout& layout) {
   ArrayImporter importer(owner);
@@ -912,7 +901,7 @@ Result<RecordBatch> ImportBatchFrom(const std::shared_ptr<ImportedArrayOwner>& o
   std::vector<ArrayPtr> columns;
   columns.reserve(array->children.size());
   for (const ArrayPtr& child : array->children) {
-    columns.push_back(SliceArray(child, array->offset, array->length));
+    columns.push_back(SliceUnchecked(child, array->offset, array->length));
   }
   auto batch = MakeRecordBatch(std::move(schema), std::move(columns));
   if (!batch.ok()) return InvalidData(batch.error().message);

@@ -27,7 +27,7 @@
 
 #include "cli/client_support.h"
 #include "cli/column_spec.h"
-#include "client/text_import.h"
+#include "columnar/text/text_import.h"
 #include "common/json_writer.h"
 #include "parquet/reader.h"
 #include "rapidjson/document.h"
@@ -134,7 +134,7 @@ Result<std::vector<client::ColumnDef>> ColumnsFromFile(const std::string& path) 
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) return InvalidArgument("cannot open ", path);
-  HOGLAKE_ASSIGN_OR_RETURN(columnar::SchemaPtr schema, client::InferCsvSchema(&in));
+  HOGLAKE_ASSIGN_OR_RETURN(columnar::SchemaPtr schema, columnar::text::InferCsvSchema(&in));
   return client::ColumnDefsFromSchema(*schema);
 }
 

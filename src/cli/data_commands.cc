@@ -24,7 +24,7 @@
 #include <memory>
 
 #include "cli/client_support.h"
-#include "client/text_import.h"
+#include "columnar/text/text_import.h"
 #include "client/writer_schema.h"
 #include "common/json_writer.h"
 #include "parquet/reader.h"
@@ -115,11 +115,11 @@ class FileBatches {
     }
     auto stream = std::make_unique<std::ifstream>(path, std::ios::binary);
     if (!*stream) return InvalidArgument("cannot open ", path);
-    client::TextImportOptions options;
+    columnar::text::TextImportOptions options;
     options.batch_rows = batch_rows_;
-    auto reader = client::TextBatchReader::Open(
+    auto reader = columnar::text::TextBatchReader::Open(
         stream.get(),
-        format == InputFormat::kCsv ? client::TextFormat::kCsv : client::TextFormat::kJsonLines,
+        format == InputFormat::kCsv ? columnar::text::TextFormat::kCsv : columnar::text::TextFormat::kJsonLines,
         target_, options);
     if (!reader.ok()) return Validation(path, ": ", reader.error().message);
     stream_ = std::move(stream);
@@ -133,7 +133,7 @@ class FileBatches {
   int64_t batch_rows_;
   size_t next_file_ = 0;
   std::unique_ptr<std::ifstream> stream_;
-  std::unique_ptr<client::TextBatchReader> text_;
+  std::unique_ptr<columnar::text::TextBatchReader> text_;
   std::unique_ptr<parquet::ParquetReader> parquet_;
   int64_t rows_ = 0;
   std::vector<int64_t> sizes_;

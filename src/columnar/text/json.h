@@ -1,6 +1,6 @@
 // A flat, reusable JSON tree for text import: one JSON lines row or one
 // nested CSV cell, parsed in place (rapidjson, in situ, numbers kept as their
-// exact text) without per-value allocations. Internal to the client library.
+// exact text) without per-value allocations. Internal to text import.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 
 // Deeper nesting is refused (the parser is iterative; this bounds the
 // recursion of whoever walks the tree).
@@ -58,4 +58,4 @@ bool IsJsonText(std::string_view text, std::string* why);
 // The JSON type of a node for messages: "a JSON object", "a JSON number", ...
 std::string_view JsonKindName(JsonNode::Kind kind);
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

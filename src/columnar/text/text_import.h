@@ -44,7 +44,7 @@
 #include "columnar/array.h"
 #include "common/status.h"
 
-namespace hoglake::client {
+namespace hoglake::columnar::text {
 
 enum class TextFormat { kCsv, kJsonLines };
 
@@ -76,4 +76,4 @@ class TextBatchReader {
 Result<columnar::SchemaPtr> InferCsvSchema(std::istream* input, int64_t sample_rows = 1000,
                                            char delimiter = ',');
 
-}  // namespace hoglake::client
+}  // namespace hoglake::columnar::text

@@ -1,13 +1,13 @@
-#include "client/text_import_writers.h"
+#include "columnar/text/writers.h"
 
 #include <limits>
 #include <vector>
 
-#include "client/text_import_values.h"
+#include "columnar/text/values.h"
 #include "common/encoding.h"
 #include "common/uuid.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 
 using columnar::ArrayBuilder;
 using columnar::Field;
@@ -331,4 +331,4 @@ std::unique_ptr<ValueWriter> MakeValueWriter(const Field& field, ArrayBuilder* b
   return nullptr;
 }
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

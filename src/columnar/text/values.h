@@ -1,5 +1,5 @@
 // Scalar value text → typed values, as text_import.h spells them (CSV cells
-// and JSON strings/numbers). Internal to the client library; the temporal
+// and JSON strings/numbers). Internal to text import; the temporal
 // parsers live in text_import_temporal.cc.
 //
 // Every parser trims ASCII spaces and tabs around the text, returns true and
@@ -15,7 +15,7 @@
 
 #include "columnar/type.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 
 // ASCII spaces and tabs removed from both ends.
 std::string_view TrimBlanks(std::string_view text);
@@ -68,4 +68,4 @@ std::string CannotRead(std::string_view text, std::string_view label, std::strin
 // IsValidUtf8).
 bool IsUtf8(std::string_view text);
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

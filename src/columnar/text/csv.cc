@@ -1,11 +1,11 @@
-#include "client/text_import_csv.h"
+#include "columnar/text/csv.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "client/text_import_values.h"
+#include "columnar/text/values.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 namespace {
 
 constexpr size_t kInitialBufferBytes = size_t{1} << 20;
@@ -225,4 +225,4 @@ Status ReadCsvHeader(CsvSplitter* splitter, std::vector<std::string>* names) {
   return Status::Ok();
 }
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

@@ -3,11 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "client/text_import.h"
-#include "client/text_import_csv.h"
-#include "client/text_import_values.h"
+#include "columnar/text/text_import.h"
+#include "columnar/text/csv.h"
+#include "columnar/text/values.h"
 
-namespace hoglake::client {
+namespace hoglake::columnar::text {
 
 Result<columnar::SchemaPtr> InferCsvSchema(std::istream* input, int64_t sample_rows,
                                            char delimiter) {
@@ -89,4 +89,4 @@ Result<columnar::SchemaPtr> InferCsvSchema(std::istream* input, int64_t sample_r
   return columnar::SchemaPtr(std::move(schema));
 }
 
-}  // namespace hoglake::client
+}  // namespace hoglake::columnar::text

@@ -1,4 +1,4 @@
-#include "client/text_import_values.h"
+#include "columnar/text/values.h"
 
 #include <charconv>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "common/json_text.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -315,4 +315,4 @@ bool IsUtf8(std::string_view text) {
   return true;
 }
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

@@ -1,5 +1,5 @@
 // Buffered input and the RFC 4180 record splitter behind text import.
-// Internal to the client library.
+// Internal to text import.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "common/status.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 
 // A record (CSV) or line (JSON lines) longer than this is refused, so an
 // unbalanced quote in a huge file cannot make the reader hold all of it.
@@ -90,4 +90,4 @@ class CsvSplitter {
 // dropped). An empty input, an empty name or a repeated name is an error.
 Status ReadCsvHeader(CsvSplitter* splitter, std::vector<std::string>* names);
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

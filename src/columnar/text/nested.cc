@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "client/text_import_values.h"
-#include "client/text_import_writers.h"
+#include "columnar/text/values.h"
+#include "columnar/text/writers.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 namespace {
 
 using columnar::ArrayBuilder;
@@ -219,4 +219,4 @@ std::unique_ptr<ValueWriter> MakeNestedWriter(const Field& field, ArrayBuilder* 
   }
 }
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

@@ -1,4 +1,4 @@
-#include "client/text_import_json.h"
+#include "columnar/text/json.h"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
@@ -6,11 +6,11 @@
 
 #include <cstring>
 
-#include "client/text_import_values.h"
+#include "columnar/text/values.h"
 #include "common/json_text.h"
 #include "common/status.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 namespace {
 
 // "invalid JSON: Invalid value at offset 1" (rapidjson's text without its period).
@@ -197,4 +197,4 @@ std::string_view JsonKindName(JsonNode::Kind kind) {
   return "JSON";
 }
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

@@ -1,4 +1,4 @@
-#include "client/text_import.h"
+#include "columnar/text/text_import.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include "columnar/json_rows.h"
 #include "columnar/validate.h"
 
-namespace hoglake::client {
+namespace hoglake::columnar::text {
 namespace {
 
 using columnar::Field;
@@ -782,4 +782,4 @@ TEST(InferCsvSchemaTest, SampleRowsAndErrors) {
 }
 
 }  // namespace
-}  // namespace hoglake::client
+}  // namespace hoglake::columnar::text

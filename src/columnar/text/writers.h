@@ -1,6 +1,6 @@
 // Value writers: append one field's values, given as text or as JSON, to its
 // columnar builder, converting to the field's type as text_import.h
-// specifies. Internal to the client library.
+// specifies. Internal to text import.
 //
 // A writer appends exactly one slot per successful call. On failure it
 // returns false with the reason in *why ("cannot read 'x' as long: not an
@@ -14,10 +14,10 @@
 #include <string>
 #include <string_view>
 
-#include "client/text_import_json.h"
+#include "columnar/text/json.h"
 #include "columnar/builder.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 
 class ValueWriter {
  public:
@@ -66,4 +66,4 @@ std::unique_ptr<ValueWriter> MakeValueWriter(const columnar::Field& field,
 std::unique_ptr<ValueWriter> MakeNestedWriter(const columnar::Field& field,
                                               columnar::ArrayBuilder* builder);
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

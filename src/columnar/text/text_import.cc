@@ -7,19 +7,19 @@
 //     numbers), so a one-column CSV cannot hold a null as an empty line;
 //   - a UTF-8 byte order mark before the header / first line is ignored;
 //   - after an error the reader is spent: Next() repeats the error.
-#include "client/text_import.h"
+#include "columnar/text/text_import.h"
 
 #include <cstring>
 #include <unordered_map>
 #include <vector>
 
-#include "client/text_import_csv.h"
-#include "client/text_import_json.h"
-#include "client/text_import_values.h"
-#include "client/text_import_writers.h"
+#include "columnar/text/csv.h"
+#include "columnar/text/json.h"
+#include "columnar/text/values.h"
+#include "columnar/text/writers.h"
 #include "columnar/builder.h"
 
-namespace hoglake::client {
+namespace hoglake::columnar::text {
 namespace {
 
 using columnar::ArrayBuilder;
@@ -319,4 +319,4 @@ Result<std::unique_ptr<TextBatchReader>> TextBatchReader::Open(std::istream* inp
   return std::unique_ptr<TextBatchReader>(std::move(reader));
 }
 
-}  // namespace hoglake::client
+}  // namespace hoglake::columnar::text

@@ -1,11 +1,11 @@
 // Date, time and timestamp text (declared in text_import_values.h).
 #include <cstdint>
 
-#include "client/text_import_values.h"
+#include "columnar/text/values.h"
 #include "common/status.h"
 #include "common/time_text.h"
 
-namespace hoglake::client::textimport {
+namespace hoglake::columnar::text::textimport {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
@@ -234,4 +234,4 @@ bool ParseTimestamp(std::string_view text, columnar::TimeUnit unit, bool with_zo
   return true;
 }
 
-}  // namespace hoglake::client::textimport
+}  // namespace hoglake::columnar::text::textimport

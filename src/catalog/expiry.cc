@@ -13,6 +13,7 @@
 #include "catalog/offset_lineage.h"
 #include "common/clock.h"
 #include "common/json_writer.h"
+#include "common/parallel.h"
 
 namespace hoglake::catalog {
 namespace {
@@ -260,25 +261,22 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
                    "end_snapshot <= $2 LIMIT $3) b",
                    {catalog_id, std::to_string(earliest), std::to_string(kPurgePage + 1)}));
     const int shards = backlog.GetInt64(0, 0) > kPurgePage ? kPurgeShards : 1;
-    // The shards go to whichever connection asks next.
-    std::atomic<int> next_shard{0};
+    // Each shard runs on whichever caller takes it next: this connection
+    // (slot 0) or a pooled one per helper (fewer helpers when the pool has
+    // no connection to spare).
     std::vector<PurgeTally> tallies(static_cast<size_t>(shards));
     std::vector<Status> outcomes(static_cast<size_t>(shards), Status::Ok());
-    auto work = [&](PgConnection& c) {
-      for (int s; (s = next_shard.fetch_add(1)) < shards;) {
-        outcomes[static_cast<size_t>(s)] =
-            purge_shard(c, earliest, s, shards, tallies[static_cast<size_t>(s)]);
-      }
-    };
-    std::vector<std::thread> helpers;
+    std::vector<PgPool::Lease> helpers;
     for (int h = 1; h < shards; ++h) {
-      helpers.emplace_back([&] {
-        Result<PgPool::Lease> lease = pool_->Acquire();
-        if (lease.ok()) work(**lease);
-      });
+      Result<PgPool::Lease> lease = pool_->Acquire();
+      if (!lease.ok()) break;
+      helpers.push_back(std::move(*lease));
     }
-    work(*conn);
-    for (std::thread& t : helpers) t.join();
+    ParallelFor(shards, 1 + static_cast<int>(helpers.size()), [&](int64_t shard, int slot) {
+      const size_t s = static_cast<size_t>(shard);
+      PgConnection& c = slot == 0 ? *conn : *helpers[static_cast<size_t>(slot - 1)];
+      outcomes[s] = purge_shard(c, earliest, static_cast<int>(shard), shards, tallies[s]);
+    });
     Status status = Status::Ok();
     for (int s = 0; s < shards; ++s) {
       result.data_files_queued += tallies[static_cast<size_t>(s)].queued;

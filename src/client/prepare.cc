@@ -27,13 +27,10 @@
 // PrepareAppendTables (prepare_tables.cc); CommitPrepared drops the writer
 // cache on the errors client.h lists.
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <fstream>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "client/client.h"
@@ -42,6 +39,7 @@
 #include "client/prepare_schema_check.h"
 #include "client/writer_schema.h"
 #include "common/json_writer.h"
+#include "common/parallel.h"
 #include "common/uuid.h"
 #include "parquet/footer_stats.h"
 #include "storage/object_store.h"
@@ -105,34 +103,17 @@ Status UploadOne(ObjectStore* store, const Upload& upload) {
 Status UploadAll(ObjectStore* store, const std::vector<Upload>& uploads, int concurrency,
                  std::vector<bool>* landed) {
   landed->assign(uploads.size(), false);
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::mutex mutex;
-  std::optional<Error> first_error;
-  auto work = [&] {
-    while (!failed.load()) {
-      const size_t i = next.fetch_add(1);
-      if (i >= uploads.size()) return;
-      Status status = UploadOne(store, uploads[i]);
-      if (status.ok()) {
-        (*landed)[i] = true;  // distinct elements per thread; read after join
-        continue;
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!first_error) first_error = status.error();
-      failed.store(true);
-    }
-  };
-  const size_t threads = std::min(uploads.size(), static_cast<size_t>(concurrency));
-  if (threads <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (size_t t = 0; t < threads; ++t) pool.emplace_back(work);
-    for (std::thread& thread : pool) thread.join();
-  }
-  if (first_error) return *first_error;
-  return Status::Ok();
+  std::vector<char> done(uploads.size(), 0);  // one element per upload, read after the join
+  Status status = ParallelForStatus(
+      static_cast<int64_t>(uploads.size()),
+      static_cast<int>(std::min(uploads.size(), static_cast<size_t>(std::max(concurrency, 1)))),
+      [&](int64_t i, int) -> Status {
+        HOGLAKE_RETURN_IF_ERROR(UploadOne(store, uploads[static_cast<size_t>(i)]));
+        done[static_cast<size_t>(i)] = 1;
+        return Status::Ok();
+      });
+  for (size_t i = 0; i < done.size(); ++i) (*landed)[i] = done[i] != 0;
+  return status;
 }
 
 Error Recreated(const std::string& qualified, const std::string& expected,

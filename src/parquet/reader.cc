@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "parquet/assemble.h"
-#include "parquet/parallel.h"
+#include "common/parallel.h"
 #include "parquet/schema.h"
 
 namespace hoglake::parquet {

@@ -8,7 +8,7 @@
 #include "columnar/validate.h"
 #include "parquet/compression.h"
 #include "parquet/decoding.h"
-#include "parquet/parallel.h"
+#include "common/parallel.h"
 #include "parquet/schema.h"
 #include "parquet/shred.h"
 

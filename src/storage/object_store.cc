@@ -1,9 +1,8 @@
 #include "storage/object_store.h"
 
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
+#include "common/parallel.h"
 #include "storage/local_store.h"
 #include "storage/s3_store.h"
 
@@ -26,23 +25,12 @@ Status CheckObjectKey(std::string_view key, std::string_view path) {
   }
 }
 
-void ObjectStore::RunOnWorkers(size_t tasks, size_t workers,
-                               const std::function<void(size_t)>& task) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < tasks;) task(i);
-  };
-  std::vector<std::thread> helpers;
-  for (size_t w = 1; w < workers; ++w) helpers.emplace_back(work);
-  work();
-  for (std::thread& t : helpers) t.join();
-}
-
 std::vector<Result<bool>> ObjectStore::DeleteMany(const std::vector<std::string>& paths) {
   std::vector<Result<bool>> outcomes(paths.size(), Result<bool>(false));
   const size_t workers =
       std::min<size_t>(kDeleteManyWorkers, 1 + paths.size() / kDeleteManyPathsPerWorker);
-  RunOnWorkers(paths.size(), workers, [&](size_t i) { outcomes[i] = Delete(paths[i]); });
+  ParallelFor(static_cast<int64_t>(paths.size()), static_cast<int>(workers),
+              [&](int64_t i, int) { outcomes[static_cast<size_t>(i)] = Delete(paths[static_cast<size_t>(i)]); });
   return outcomes;
 }
 

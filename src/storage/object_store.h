@@ -109,12 +109,6 @@ class ObjectStore {
   // lie under the root. Cost: proportional to the objects under the
   // prefix's directory (local) or one request per 1000 keys (S3).
   virtual Result<std::vector<ObjectInfo>> List(std::string_view prefix) = 0;
-
- protected:
-  // Runs task(0) … task(tasks - 1) on `workers` threads (the caller's one of
-  // them), each taking the next task as it finishes one; returns when all
-  // are done.
-  static void RunOnWorkers(size_t tasks, size_t workers, const std::function<void(size_t)>& task);
 };
 
 // Checks an object key (the part of a path below a store's root): non-empty

@@ -1,5 +1,5 @@
 // Multi-threaded reading and writing give exactly what one thread gives
-// (same batches, same file bytes), plus the helpers behind them: ParallelFor,
+// (same batches, same file bytes), plus the helpers behind them:
 // PodBuffer (mapped blocks and their cache), the bit-width-specialized RLE
 // unpack, the all-present definition-level shortcut, and the bulk BYTE_ARRAY
 // paths (PLAIN and dictionary gathers). No timing is checked.
@@ -12,7 +12,6 @@
 
 #include "columnar/builder.h"
 #include "columnar/compare.h"
-#include "parquet/parallel.h"
 #include "parquet/pod_buffer.h"
 #include "parquet/reader.h"
 #include "parquet/rle.h"
@@ -23,58 +22,6 @@ namespace hoglake::parquet {
 namespace {
 
 using columnar::RecordBatch;
-
-// ---- ParallelFor
-
-TEST(ParallelForTest, EveryIndexOnceWithSlotsInRange) {
-  for (int threads : {1, 2, 4, 8}) {
-    for (int64_t n : {0, 1, 2, 7, 1000}) {
-      std::vector<std::atomic<int>> calls(static_cast<size_t>(n));
-      std::atomic<bool> bad_slot{false};
-      ParallelFor(n, threads, [&](int64_t i, int slot) {
-        calls[static_cast<size_t>(i)].fetch_add(1);
-        if (slot < 0 || slot >= threads) bad_slot = true;
-      });
-      for (auto& c : calls) EXPECT_EQ(c.load(), 1) << threads << " threads, n " << n;
-      EXPECT_FALSE(bad_slot);
-    }
-  }
-}
-
-TEST(ParallelForTest, OneThreadRunsInOrderOnTheCaller) {
-  std::vector<int64_t> order;
-  const auto caller = std::this_thread::get_id();
-  bool elsewhere = false;
-  ParallelFor(50, 1, [&](int64_t i, int slot) {
-    order.push_back(i);
-    elsewhere = elsewhere || slot != 0 || std::this_thread::get_id() != caller;
-  });
-  ASSERT_EQ(order.size(), 50u);
-  for (int64_t i = 0; i < 50; ++i) EXPECT_EQ(order[i], i);
-  EXPECT_FALSE(elsewhere);
-}
-
-TEST(ParallelForTest, ConcurrentCallersAllFinish) {
-  std::atomic<int64_t> total{0};
-  std::vector<std::thread> callers;
-  for (int t = 0; t < 6; ++t) {
-    callers.emplace_back([&] {
-      for (int k = 0; k < 50; ++k) {
-        ParallelFor(20, 4, [&](int64_t i, int) { total += i; });
-      }
-    });
-  }
-  for (auto& c : callers) c.join();
-  EXPECT_EQ(total.load(), int64_t{6} * 50 * 190);
-}
-
-TEST(ParallelForTest, ResolveThreads) {
-  EXPECT_GE(ResolveThreads(0), 1);
-  EXPECT_LE(ResolveThreads(0), kMaxThreads);
-  EXPECT_EQ(ResolveThreads(1), 1);
-  EXPECT_EQ(ResolveThreads(3), 3);
-  EXPECT_EQ(ResolveThreads(1000), kMaxThreads);
-}
 
 // ---- PodBuffer
 

@@ -1,26 +1,32 @@
-#include "parquet/parallel.h"
+#include "common/parallel.h"
 
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
-namespace hoglake::parquet {
+namespace hoglake {
 namespace {
 
-// Helper threads, created on demand (never more than kMaxThreads - 1) and
+// Helper threads, created on demand (never more than kMaxPoolThreads) and
 // kept for the life of the process.
 class Pool {
  public:
   void Submit(int helpers_wanted, std::function<void()> job) {
     std::lock_guard<std::mutex> lock(mu_);
-    while (static_cast<int>(workers_.size()) < helpers_wanted) {
-      workers_.emplace_back([this] { Loop(); });
-      workers_.back().detach();
+    helpers_wanted = std::min(helpers_wanted, kMaxPoolThreads);
+    // Idle workers take queued jobs first; start more only when the jobs
+    // waiting outnumber them.
+    while (workers_ < helpers_wanted && idle_ <= static_cast<int>(queue_.size())) {
+      std::thread([this] { Loop(); }).detach();
+      ++workers_;
+      ++idle_;
     }
     queue_.push_back(std::move(job));
     cv_.notify_one();
@@ -35,15 +41,19 @@ class Pool {
         cv_.wait(lock, [this] { return !queue_.empty(); });
         job = std::move(queue_.front());
         queue_.pop_front();
+        --idle_;
       }
       job();
+      std::lock_guard<std::mutex> lock(mu_);
+      ++idle_;
     }
   }
 
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;
-  std::vector<std::thread> workers_;
+  int workers_ = 0;
+  int idle_ = 0;
 };
 
 Pool& GlobalPool() {
@@ -57,13 +67,25 @@ struct Run {
   const std::function<void(int64_t, int)>* fn = nullptr;
   int64_t n = 0;
   std::atomic<int64_t> next{0};
+  std::atomic<bool> stopped{false};
   std::mutex mu;
   std::condition_variable idle;
   bool closed = false;
   int active = 0;
+  std::exception_ptr failure;  // the first exception, under mu
 
   void Work(int slot) {
-    for (int64_t i = next.fetch_add(1); i < n; i = next.fetch_add(1)) (*fn)(i, slot);
+    try {
+      while (!stopped.load(std::memory_order_relaxed)) {
+        const int64_t i = next.fetch_add(1);
+        if (i >= n) return;
+        (*fn)(i, slot);
+      }
+    } catch (...) {
+      stopped = true;
+      std::lock_guard<std::mutex> lock(mu);
+      if (!failure) failure = std::current_exception();
+    }
   }
 };
 
@@ -76,7 +98,7 @@ int ResolveThreads(int requested) {
 }
 
 void ParallelFor(int64_t n, int threads, const std::function<void(int64_t, int)>& fn) {
-  threads = std::min(threads, kMaxThreads);
+  threads = std::min(threads, kMaxPoolThreads + 1);
   if (threads <= 1 || n <= 1) {
     for (int64_t i = 0; i < n; ++i) fn(i, 0);
     return;
@@ -101,6 +123,24 @@ void ParallelFor(int64_t n, int threads, const std::function<void(int64_t, int)>
   std::unique_lock<std::mutex> lock(run->mu);
   run->closed = true;
   run->idle.wait(lock, [&] { return run->active == 0; });
+  if (run->failure) std::rethrow_exception(run->failure);
 }
 
-}  // namespace hoglake::parquet
+Status ParallelForStatus(int64_t n, int threads,
+                         const std::function<Status(int64_t, int)>& fn) {
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  std::optional<Error> first;
+  ParallelFor(n, threads, [&](int64_t i, int slot) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    Status status = fn(i, slot);
+    if (status.ok()) return;
+    std::lock_guard<std::mutex> lock(mu);
+    if (!first) first = status.error();
+    failed = true;
+  });
+  if (first) return *first;
+  return Status::Ok();
+}
+
+}  // namespace hoglake

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "client/client.h"
+#include "client/request_wire.h"
 #include "client/writer_schema.h"
 #include "columnar/c_data.h"
 #include "columnar/take.h"
@@ -248,35 +249,18 @@ struct AppendPath {
       HOGLAKE_ASSIGN_OR_RETURN(file->summary, file->writer->Close());
       HOGLAKE_RETURN_IF_ERROR(file->Drain(true));
       HOGLAKE_RETURN_IF_ERROR(file->object->Commit());
-      request.BeginObject();
-      request.Key("path");
-      request.String(file->path);
-      request.Key("record_count");
-      request.Int(file->rows);
-      request.Key("file_size_bytes");
-      request.Int(file->summary.file_size);
-      request.Key("footer_size");
-      request.Int(file->summary.footer_size);
+      std::vector<parquet::ColumnStats> stats;
       if (!options.deferred_stats) {
-        HOGLAKE_ASSIGN_OR_RETURN(
-            std::vector<parquet::ColumnStats> stats,
-            parquet::ExtractColumnStats(file->summary.metadata, stats_columns));
-        request.Key("column_stats");
-        parquet::AppendColumnStatsJson(stats, &request);
+        HOGLAKE_ASSIGN_OR_RETURN(stats,
+                                 parquet::ExtractColumnStats(file->summary.metadata, stats_columns));
       }
-      if (file->partition_values) {
-        request.Key("partition_values");
-        request.BeginArray();
-        for (const auto& value : *file->partition_values) {
-          if (value) {
-            request.String(*value);
-          } else {
-            request.Null();
-          }
-        }
-        request.EndArray();
-      }
-      request.EndObject();
+      wire::WriteFileRegistration({.path = file->path,
+                                   .record_count = file->rows,
+                                   .file_size_bytes = file->summary.file_size,
+                                   .footer_size = file->summary.footer_size,
+                                   .column_stats = options.deferred_stats ? nullptr : &stats,
+                                   .partition_values = &file->partition_values},
+                                  request);
       result.files.push_back(
           {file->path, file->rows, file->summary.file_size, file->partition_values});
     }

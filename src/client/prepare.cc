@@ -37,6 +37,7 @@
 #include "client/json_raw.h"
 #include "client/prepare_path.h"
 #include "client/prepare_schema_check.h"
+#include "client/request_wire.h"
 #include "client/writer_schema.h"
 #include "common/json_writer.h"
 #include "common/parallel.h"
@@ -239,30 +240,13 @@ Result<PreparedAppend> PreparePath::RegisterAndUpload(
       return Validation("prepared file ", source.label, ": ", stats.error().message);
     }
     const std::string uri = StrCat(prefix, NewUuid(), "-", index, ".parquet");
-    payload.BeginObject();
-    payload.Key("path");
-    payload.String(uri);
-    payload.Key("record_count");
-    payload.Int(source.num_rows);
-    payload.Key("file_size_bytes");
-    payload.Int(source.file_size);
-    payload.Key("footer_size");
-    payload.Int(source.footer_size);
-    payload.Key("column_stats");
-    parquet::AppendColumnStatsJson(*stats, &payload);
-    if (source.partition_values) {
-      payload.Key("partition_values");
-      payload.BeginArray();
-      for (const auto& value : *source.partition_values) {
-        if (value) {
-          payload.String(*value);
-        } else {
-          payload.Null();
-        }
-      }
-      payload.EndArray();
-    }
-    payload.EndObject();
+    wire::WriteFileRegistration({.path = uri,
+                                 .record_count = source.num_rows,
+                                 .file_size_bytes = source.file_size,
+                                 .footer_size = source.footer_size,
+                                 .column_stats = &*stats,
+                                 .partition_values = &source.partition_values},
+                                payload);
     uploads.push_back(Upload{source.local_path, nullptr, uri, source.file_size});
     source.metadata = {};  // only the bytes are needed from here on
     sources.push_back(std::move(source));

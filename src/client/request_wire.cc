@@ -136,4 +136,33 @@ Status CheckColumnDefs(const std::vector<ColumnDef>& columns) {
   return Status::Ok();
 }
 
+void WriteFileRegistration(const FileRegistrationWire& file, JsonWriter& w) {
+  w.BeginObject();
+  w.Key("path");
+  w.String(file.path);
+  w.Key("record_count");
+  w.Int(file.record_count);
+  w.Key("file_size_bytes");
+  w.Int(file.file_size_bytes);
+  w.Key("footer_size");
+  w.Int(file.footer_size);
+  if (file.column_stats != nullptr) {
+    w.Key("column_stats");
+    parquet::AppendColumnStatsJson(*file.column_stats, &w);
+  }
+  if (file.partition_values != nullptr && file.partition_values->has_value()) {
+    w.Key("partition_values");
+    w.BeginArray();
+    for (const std::optional<std::string>& value : **file.partition_values) {
+      if (value) {
+        w.String(*value);
+      } else {
+        w.Null();
+      }
+    }
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
 }  // namespace hoglake::client::wire

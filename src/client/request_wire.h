@@ -4,12 +4,14 @@
 // definitions that run before any request.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "client/client.h"
 #include "common/json_writer.h"
+#include "parquet/footer_stats.h"
 
 namespace hoglake::client::wire {
 
@@ -38,6 +40,22 @@ Error ReservedPrefixError(const std::vector<std::string>& paths);
 // by their own names), then container shapes (list: 1 child, map: 2,
 // struct: ≥ 1, scalars: none). kValidation.
 Status CheckColumnDefs(const std::vector<ColumnDef>& columns);
+
+// One file of a commit's append (contract §2.9 FileRegistration), as the
+// SDK registers the files it wrote or prepared.
+struct FileRegistrationWire {
+  std::string path;
+  int64_t record_count = 0;
+  int64_t file_size_bytes = 0;
+  int64_t footer_size = 0;
+  // Absent: statistics deferred to the server's hydrator.
+  const std::vector<parquet::ColumnStats>* column_stats = nullptr;
+  const std::optional<std::vector<std::optional<std::string>>>* partition_values = nullptr;
+};
+
+// {"path","record_count","file_size_bytes","footer_size","column_stats"?,
+//  "partition_values"?} — the one encoder of a file registration.
+void WriteFileRegistration(const FileRegistrationWire& file, JsonWriter& w);
 
 // Sends `call` and parses a 2xx body with `parse`.
 template <typename T>

@@ -2,23 +2,23 @@
 // Send, with the SDK's retry rules.
 //
 // Safe to repeat: GET/PUT/PATCH/DELETE and kSafe POSTs. They are retried on
-// transport failures (couldn't connect, reset, timeout, empty reply) and on
-// 503. An unsafe POST is retried only when curl never connected (nothing was
+// transport failures (storage/http_retry.h, shared with the S3 client:
+// couldn't connect, reset, timeout, empty reply, HTTP/2 errors) and on 503.
+// An unsafe POST is retried only when curl never connected (nothing was
 // sent) or the server answered 503 commit_queue_timeout (refused before
-// doing anything). Delays: retry_base_delay_ms · 2^(attempt-1), jittered to
-// [½, 1]×, capped at 5 s; a Retry-After (seconds) replaces it, also ≤ 5 s.
+// doing anything). Delays: RetryDelayMs (base · 2^(attempt-1) jittered,
+// capped at 5 s; a Retry-After replaces it).
 #include "client/transport.h"
 
 #include <curl/curl.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <mutex>
-#include <random>
 #include <thread>
 
 #include "client/errors.h"
+#include "storage/http_retry.h"
 
 namespace hoglake::client {
 namespace {
@@ -60,27 +60,6 @@ size_t ReadHeader(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
-// Failures after which the request may be sent again; `unsent` when curl
-// certainly never delivered a byte of it.
-bool RetryableFailure(CURLcode code, bool* unsent) {
-  *unsent = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
-            code == CURLE_COULDNT_RESOLVE_PROXY;
-  switch (code) {
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_OPERATION_TIMEDOUT:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_SSL_CONNECT_ERROR:
-      return true;
-    default:
-      return false;
-  }
-}
-
 const char* MethodName(HttpMethod method) {
   switch (method) {
     case HttpMethod::kGet:
@@ -95,25 +74,6 @@ const char* MethodName(HttpMethod method) {
       return "DELETE";
   }
   return "GET";
-}
-
-// Milliseconds to wait before attempt `attempt + 1`.
-long long BackoffMs(const ClientOptions& options, int attempt, std::string_view retry_after) {
-  constexpr long long kCapMs = 5000;
-  long long seconds = 0;
-  if (!retry_after.empty()) {
-    auto [end, ec] =
-        std::from_chars(retry_after.data(), retry_after.data() + retry_after.size(), seconds);
-    if (ec == std::errc() && end == retry_after.data() + retry_after.size() && seconds >= 0) {
-      return std::min(seconds * 1000, kCapMs);
-    }
-  }
-  thread_local std::mt19937 rng{std::random_device{}()};
-  long long delay = static_cast<long long>(std::max(0, options.retry_base_delay_ms))
-                    << std::min(attempt - 1, 16);
-  delay = std::min(delay, kCapMs);
-  std::uniform_int_distribution<long long> jitter(delay / 2, delay);
-  return jitter(rng);
 }
 
 bool IsCommitQueueTimeout(long status, std::string_view body) {
@@ -235,7 +195,7 @@ Result<std::string> Transport::Send(const HttpCall& call) {
     std::string_view retry_after;
     if (code != CURLE_OK) {
       bool unsent = false;
-      const bool retryable = RetryableFailure(code, &unsent);
+      const bool retryable = RetryableTransportFailure(code, &unsent);
       retry = retryable && (safe || unsent);
       const std::string detail = error_buffer[0] != 0 ? error_buffer : curl_easy_strerror(code);
       outcome = Unavailable("cannot reach the hoglake server at ", base_url_, ": ", detail, " (",
@@ -256,7 +216,7 @@ Result<std::string> Transport::Send(const HttpCall& call) {
     }
     if (!retry || attempt >= options_.max_attempts) break;
     std::this_thread::sleep_for(
-        std::chrono::milliseconds(BackoffMs(options_, attempt, retry_after)));
+        std::chrono::milliseconds(RetryDelayMs(options_.retry_base_delay_ms, attempt, retry_after)));
   }
   curl_slist_free_all(headers);
   return outcome;

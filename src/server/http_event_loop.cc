@@ -247,10 +247,17 @@ void HttpEventLoop::AcceptConnections() {
       PauseAccepting();
       return;
     }
-    if (connections_.size() >= static_cast<size_t>(std::max(options_.max_connections, 1)) &&
-        !EvictOldest()) {
-      RefuseConnection(fd);
-      continue;
+    const auto full = [this] {
+      return connections_.size() >= static_cast<size_t>(std::max(options_.max_connections, 1));
+    };
+    if (full() && !EvictOldest()) {
+      // Responses handler threads finished but this loop has not taken yet
+      // leave their connections idle once taken: take them, then look again.
+      TakeCompletions();
+      if (full() && !EvictOldest()) {
+        RefuseConnection(fd);
+        continue;
+      }
     }
     AddConnection(fd);
   }

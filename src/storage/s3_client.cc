@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <random>
 #include <thread>
 
+#include "storage/http_retry.h"
 #include "storage/xml_text.h"
 
 namespace hoglake {
@@ -75,37 +75,6 @@ size_t ReadHeader(char* data, size_t size, size_t count, void* user) {
     response->content_length.clear();
   }
   return size * count;
-}
-
-// Transport failures worth another attempt; `unsent` when the request
-// certainly never reached the server.
-bool Retryable(CURLcode code, bool* unsent) {
-  *unsent = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST ||
-            code == CURLE_COULDNT_RESOLVE_PROXY;
-  switch (code) {
-    case CURLE_COULDNT_CONNECT:
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_OPERATION_TIMEDOUT:
-    case CURLE_SEND_ERROR:
-    case CURLE_RECV_ERROR:
-    case CURLE_GOT_NOTHING:
-    case CURLE_PARTIAL_FILE:
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-      return true;
-    default:
-      return false;
-  }
-}
-
-void Backoff(const S3Config& config, int attempt) {
-  thread_local std::mt19937 rng{std::random_device{}()};
-  long long delay = static_cast<long long>(config.retry_base_delay_ms) << std::min(attempt - 1, 16);
-  delay = std::min(delay, 5000LL);
-  std::uniform_int_distribution<long long> jitter(delay / 2, delay);
-  std::this_thread::sleep_for(std::chrono::milliseconds(jitter(rng)));
 }
 
 }  // namespace
@@ -265,10 +234,11 @@ Result<S3Response> S3Client::Send(const S3Request& request) {
     bool retry = false;
     if (code != CURLE_OK) {
       bool unsent = false;
-      retry = Retryable(code, &unsent) && (request.idempotent || unsent);
+      const bool retryable = RetryableTransportFailure(code, &unsent);
+      retry = retryable && (request.idempotent || unsent);
       std::string detail = error_buffer[0] != 0 ? error_buffer : curl_easy_strerror(code);
       ErrorCode error_code = code == CURLE_URL_MALFORMAT ? ErrorCode::kInvalidArgument
-                             : Retryable(code, &unsent)  ? ErrorCode::kUnavailable
+                             : retryable                 ? ErrorCode::kUnavailable
                                                          : ErrorCode::kIoError;
       outcome = MakeError(error_code, "S3 ", request.operation, " ", S3Path(request),
                           ": cannot reach ", scheme_, "://", host_, ": ", detail, " (after ",
@@ -280,7 +250,8 @@ Result<S3Response> S3Client::Send(const S3Request& request) {
       outcome = response;
     }
     if (!retry || attempt >= config_.max_attempts) break;
-    Backoff(config_, attempt);
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(RetryDelayMs(config_.retry_base_delay_ms, attempt)));
   }
   curl_slist_free_all(headers);
   return outcome;

@@ -343,7 +343,10 @@ TEST_F(HttpFrontEndTest, ConnectionLimitClosesIdleConnectionsFirstThenRefuses) {
     idle.push_back(std::make_unique<RawHttpClient>(port_));
     ASSERT_EQ(idle.back()->Call("GET", "/livez").status, 200) << i;
   }
-  // A ninth is served: the oldest idle connection is closed for it.
+  // A ninth is served: the oldest idle connection is closed for it. (A
+  // connection is idle once the server has taken its finished response,
+  // just after the client has it: settle first.)
+  std::this_thread::sleep_for(200ms);
   RawHttpClient ninth(port_);
   EXPECT_EQ(ninth.Call("GET", "/livez").status, 200);
   EXPECT_TRUE(idle.front()->ClosedByPeer());

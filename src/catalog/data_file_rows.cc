@@ -65,7 +65,8 @@ DataFileInfo DataFileFromRow(const PgResult& r, int i) {
   f.file_size_bytes = r.GetInt64(i, 4);
   f.footer_size = r.GetOptionalInt64(i, 5);
   f.row_id_start = r.GetInt64(i, 6);
-  f.stats_state = r.GetString(i, 7);
+  // The SQL CHECK admits only the vocabulary's spellings.
+  f.stats_state = ParseStatsState(r.GetString(i, 7)).value_or(StatsState::kProvided);
   f.begin_snapshot = r.GetInt64(i, 8);
   f.spec_id = r.GetOptionalInt64(i, 9);
   f.explicit_row_ids = r.GetBool(i, 10);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/stats_state.h"
 #include "iceberg/column_type.h"
 
 namespace hoglake::catalog {
@@ -41,7 +42,7 @@ struct DataFileInfo {
   int64_t file_size_bytes = 0;
   std::optional<int64_t> footer_size;
   int64_t row_id_start = 0;
-  std::string stats_state;
+  StatsState stats_state = StatsState::kProvided;
   int64_t begin_snapshot = 0;
   std::optional<int64_t> spec_id;
   std::optional<std::vector<std::optional<std::string>>> partition_values;
@@ -75,7 +76,7 @@ struct FileColumnStats {
 
 struct FileStats {
   int64_t data_file_id = 0;
-  std::string stats_state;
+  StatsState stats_state = StatsState::kProvided;
   std::vector<FileColumnStats> columns;
   std::optional<std::string> no_stats_reason;
 };

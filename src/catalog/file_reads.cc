@@ -194,7 +194,7 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
   for (int i = 0; i < r.rows(); ++i) {
     DataFileInfo f = DataFileFromRow(r, i);
     if (!options.split_offsets) f.split_offsets.reset();
-    if (options.column_stats && f.stats_state == "provided") {
+    if (options.column_stats && f.stats_state == StatsState::kProvided) {
       f.column_stats = std::move(scratch);
       std::vector<ColumnStatRow>& rows = *f.column_stats;
       size_t used = 0;
@@ -335,10 +335,10 @@ Result<FileStats> CatalogService::GetFileStats(const TableRef& ref, const Snapsh
   }
   FileStats out;
   out.data_file_id = data_file_id;
-  out.stats_state = file.GetString(0, 0);
-  if (out.stats_state != "provided") {
+  out.stats_state = ParseStatsState(file.GetString(0, 0)).value_or(StatsState::kProvided);
+  if (out.stats_state != StatsState::kProvided) {
     out.no_stats_reason =
-        out.stats_state == "pending"
+        out.stats_state == StatsState::kPending
             ? std::string("statistics are pending: the file was registered without them")
             : file.GetOptionalString(0, 1).value_or("statistics could not be read");
     HOGLAKE_RETURN_IF_ERROR(t.txn.Commit());

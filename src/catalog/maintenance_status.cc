@@ -16,11 +16,11 @@ std::string CappedCount(std::string_view from_where) {
                 " LIMIT ", kStatusCountCap + 1, ") capped)");
 }
 
-std::string StatsStateCount(std::string_view state) {
+std::string StatsStateCount(StatsState state) {
   return CappedCount(
       StrCat("FROM hog_data_file f JOIN hog_table t ON t.catalog_id = f.catalog_id AND "
              "t.table_id = f.table_id WHERE f.catalog_id = c.catalog_id AND f.stats_state = '",
-             state, "' AND f.end_snapshot IS NULL AND t.dropped_snapshot IS NULL"));
+             StatsStateName(state), "' AND f.end_snapshot IS NULL AND t.dropped_snapshot IS NULL"));
 }
 
 // The task vocabulary as a text[] literal (the names need no quoting).
@@ -43,7 +43,7 @@ Result<MaintenanceStatusReport> CatalogService::MaintenanceStatus(
       conn->Exec(
           StrCat("SELECT c.catalog_id, c.last_snapshot_id, c.earliest_snapshot_id, "
                  "c.snapshot_retention_seconds, c.consumer_floor, ",
-                 StatsStateCount("pending"), ", ", StatsStateCount("failed"), ", ",
+                 StatsStateCount(StatsState::kPending), ", ", StatsStateCount(StatsState::kFailed), ", ",
                  CappedCount("FROM hog_file_removal q WHERE q.catalog_id = c.catalog_id AND "
                              "q.drained_at IS NULL"),
                  ", (SELECT round(greatest(0, extract(epoch from clock_timestamp() - "

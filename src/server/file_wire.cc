@@ -69,7 +69,7 @@ void WriteDataFile(const catalog::DataFileInfo& f, JsonWriter& w) {
   w.Field("file_size_bytes", f.file_size_bytes);
   w.OptionalField("footer_size", f.footer_size);
   w.Field("row_id_start", f.row_id_start);
-  w.Field("stats_state", std::string_view(f.stats_state));
+  w.Field("stats_state", catalog::StatsStateName(f.stats_state));
   w.Field("begin_snapshot", f.begin_snapshot);
   w.OptionalField("spec_id", f.spec_id);
   w.OptionalField("partition_values", f.partition_values);
@@ -123,7 +123,7 @@ void WriteScanFile(const catalog::DataFileInfo& file, JsonWriter& w) {
 void WriteFileStats(const catalog::FileStats& stats, JsonWriter& w) {
   w.BeginObject();
   w.Field("data_file_id", stats.data_file_id);
-  w.Field("stats_state", std::string_view(stats.stats_state));
+  w.Field("stats_state", catalog::StatsStateName(stats.stats_state));
   w.Key("columns");
   w.BeginArray();
   for (const catalog::FileColumnStats& c : stats.columns) {

@@ -8,6 +8,7 @@
 #include "catalog/change_kind.h"
 #include "catalog/identifiers.h"
 #include "catalog/migrations.h"
+#include "catalog/stats_state.h"
 #include "iceberg/column_type.h"
 
 namespace hoglake::catalog {
@@ -40,6 +41,16 @@ TEST(VocabularyTest, ChangeKindsMatchTheSqlCheck) {
   }
   EXPECT_EQ(CheckMembers("kind        text NOT NULL CHECK"), expected);
   EXPECT_FALSE(ParseChangeKind("table_renamed").has_value());
+}
+
+TEST(VocabularyTest, StatsStatesMatchTheSqlCheck) {
+  std::vector<std::string> expected;
+  for (StatsState state : AllStatsStates()) {
+    expected.emplace_back(StatsStateName(state));
+    EXPECT_EQ(ParseStatsState(StatsStateName(state)), state);
+  }
+  EXPECT_EQ(CheckMembers("CHECK (stats_state"), expected);
+  EXPECT_FALSE(ParseStatsState("hydrated").has_value());
 }
 
 TEST(VocabularyTest, ColumnTypesMatchTheSqlCheckInOrder) {

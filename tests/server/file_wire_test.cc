@@ -30,7 +30,7 @@ TEST(FileWireTest, ColumnStatsEntriesReadAsTheContractSpellsThem) {
   f.file_format = "parquet";
   f.record_count = 10;
   f.file_size_bytes = 100;
-  f.stats_state = "provided";
+  f.stats_state = catalog::StatsState::kProvided;
   f.begin_snapshot = 3;
   f.column_stats = std::vector<catalog::ColumnStatRow>{
       Stat(1, iceberg::ColumnType::kLong, std::string("\xfe\xff\xff\xff\xff\xff\xff\xff", 8),
@@ -55,7 +55,7 @@ TEST(FileWireTest, ColumnStatsEntriesReadAsTheContractSpellsThem) {
 
 TEST(FileWireTest, EmptyStatsListIsAnEmptyArray) {
   catalog::DataFileInfo f;
-  f.stats_state = "provided";
+  f.stats_state = catalog::StatsState::kProvided;
   f.column_stats = std::vector<catalog::ColumnStatRow>{};
   JsonWriter w;
   WriteDataFile(f, w);

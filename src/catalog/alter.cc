@@ -69,9 +69,9 @@ Status CheckReadSnapshot(CommitScope& scope, const TableRef& ref, int64_t table_
   if (hits.rows() == 0) return Status::Ok();
   Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", Qualified(ref),
                       " since read_snapshot ", read);
-  // Identifiers hold no characters needing JSON escapes.
-  e.wire_extra = StrCat("\"tables\":[\"", Qualified(ref), "\"],\"read_snapshot\":", read,
-                        ",\"retry\":\"re-prepare\"");
+  e.detail.tables = {Qualified(ref)};
+  e.detail.read_snapshot = read;
+  e.detail.re_prepare = true;
   return e;
 }
 

@@ -38,15 +38,6 @@ struct ResolvedTable {
 
 std::string Qualified(const TableAppend& g) { return g.namespace_name + "." + g.table; }
 
-std::string TablesJson(const std::vector<std::string>& names) {
-  std::string out = "\"tables\":[";
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i) out += ',';
-    out += '"' + names[i] + '"';  // identifiers hold no characters needing escapes
-  }
-  return out + "]";
-}
-
 // Merges groups naming the same table (files concatenated in order).
 Result<std::vector<TableAppend>> MergeGroups(std::vector<TableAppend> groups) {
   std::vector<TableAppend> merged;
@@ -135,7 +126,8 @@ Result<ResolvedTable> Resolve(PgConnection& conn, const std::string& catalog, Ta
     Error e = MakeError(ErrorCode::kTableRecreated, "table ", Qualified(g),
                         " was recreated: expected incarnation ", *g.expected_table_uuid,
                         ", live is ", out.table_uuid);
-    e.wire_extra = TablesJson({Qualified(g)}) + ",\"retry\":\"re-prepare\"";
+    e.detail.tables = {Qualified(g)};
+    e.detail.re_prepare = true;
     return e;
   }
   for (int i = 0; i < r.rows(); ++i) {
@@ -363,8 +355,9 @@ class PendingCommit final : public BatchMember {
         Error e =
             MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ", names[0],
                       names.size() > 1 ? " and others" : "", " since read_snapshot ", read_at);
-        e.wire_extra = TablesJson(names) + ",\"read_snapshot\":" + std::to_string(read_at) +
-                       ",\"retry\":\"re-prepare\"";
+        e.detail.tables = names;
+        e.detail.read_snapshot = read_at;
+        e.detail.re_prepare = true;
         return e;
       }
     }

@@ -233,7 +233,7 @@ Error ErrorFromResponse(long http_status, std::string_view body, bool on_commit)
     message = StrCat("HTTP ", http_status);
     if (detail && !detail->empty()) message += StrCat(": ", *detail);
   }
-  return Error{code, std::move(message), std::move(extra)};
+  return Error{code, std::move(message), {}, std::move(extra)};
 }
 
 Error MalformedResponse(std::string_view model, std::string_view member, std::string_view what) {

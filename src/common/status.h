@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -66,11 +67,24 @@ const ErrorCodeInfo& InfoFor(ErrorCode code);
 // The lower_snake_case spelling of a code, e.g. "invalid_data".
 std::string_view ErrorCodeName(ErrorCode code);
 
+// Structured facts about an error beyond its code and message, set where
+// the error is made (a commit naming the tables whose DDL it lost to) and
+// rendered by each API's error body in src/server; empty for most errors.
+struct ErrorDetail {
+  std::vector<std::string> tables;       // qualified "ns.table" names involved
+  std::optional<int64_t> read_snapshot;  // the snapshot the request read at
+  bool re_prepare = false;               // the client must re-read and prepare again
+
+  bool empty() const { return tables.empty() && !read_snapshot && !re_prepare; }
+};
+
 struct Error {
   ErrorCode code;
   std::string message;
-  // Extra members for the wire error body, as JSON text without braces
-  // (e.g. "\"tables\":[\"ns.t\"],\"retry\":\"re-prepare\""); usually empty.
+  ErrorDetail detail = {};
+  // The SDK's record of the other members a server's error body carried, as
+  // JSON text without braces (e.g. "\"tables\":[\"ns.t\"],\"retry\":
+  // \"re-prepare\""); the server never reads it. Usually empty.
   std::string wire_extra = {};
 
   // "invalid_data: IPC stream truncated in message body"

@@ -38,10 +38,48 @@ size_t HttpResponse::BodySize() const {
   return size;
 }
 
-HttpResponse ErrorResponse(const Error& error) {
+namespace {
+
+// The Hotdata API's status and code for an error (hotdata-api.md §1.4).
+std::pair<int, std::string_view> HotdataStatus(const Error& error, int hoglake_status) {
+  switch (hoglake_status) {
+    case 400:
+    case 422:
+      return {400, "BAD_REQUEST"};
+    case 404:
+    case 410:
+      return {404, "NOT_FOUND"};
+    case 409:
+      return {409, "CONFLICT"};
+    case 413:
+      return {413, "PAYLOAD_TOO_LARGE"};
+    case 501:
+      return {501, "NOT_IMPLEMENTED"};
+    case 503:
+      return {503, "SERVICE_UNAVAILABLE"};
+    default:
+      (void)error;
+      return {500, "INTERNAL_SERVER_ERROR"};
+  }
+}
+
+void AppendDetail(const ErrorDetail& detail, std::string* body) {
+  if (!detail.tables.empty()) {
+    *body += ",\"tables\":[";
+    for (size_t i = 0; i < detail.tables.size(); ++i) {
+      if (i) *body += ',';
+      AppendJsonString(detail.tables[i], body);
+    }
+    *body += ']';
+  }
+  if (detail.read_snapshot) *body += ",\"read_snapshot\":" + std::to_string(*detail.read_snapshot);
+  if (detail.re_prepare) *body += ",\"retry\":\"re-prepare\"";
+}
+
+}  // namespace
+
+HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style) {
   const ErrorCodeInfo& info = InfoFor(error.code);
-  std::string body = "{\"error\":";
-  AppendJsonString(info.wire_name, &body);
   // Internal failures and database outages do not leak their details
   // (libpq messages, socket paths, connection strings) to clients: they are
   // logged here and the body carries a fixed text.
@@ -55,13 +93,28 @@ HttpResponse ErrorResponse(const Error& error) {
     hidden = false;
   }
   if (hidden) LogWarn(info.wire_name, ": ", error.message);
-  body += ",\"detail\":";
-  AppendJsonString(detail, &body);
-  if (!error.wire_extra.empty()) body += "," + error.wire_extra;
-  body += "}";
-  HttpResponse response = HttpResponse::Json(info.http_status, std::move(body));
+  int status = info.http_status;
+  std::string body;
+  if (style == ErrorBodyStyle::kHotdata) {
+    const auto [hotdata_status, code] = HotdataStatus(error, info.http_status);
+    status = hotdata_status;
+    body = "{\"error\":{\"code\":";
+    AppendJsonString(code, &body);
+    body += ",\"message\":";
+    AppendJsonString(detail, &body);
+    body += "}}";
+  } else {
+    body = "{\"error\":";
+    AppendJsonString(info.wire_name, &body);
+    body += ",\"detail\":";
+    AppendJsonString(detail, &body);
+    AppendDetail(error.detail, &body);
+    if (!error.wire_extra.empty()) body += "," + error.wire_extra;
+    body += "}";
+  }
+  HttpResponse response = HttpResponse::Json(status, std::move(body));
   // Every 503 is "try again later": backpressure or a dependency that is down.
-  if (info.http_status == 503) response.headers.emplace_back("Retry-After", "1");
+  if (status == 503) response.headers.emplace_back("Retry-After", "1");
   return response;
 }
 

@@ -56,12 +56,22 @@ struct HttpResponse {
   size_t BodySize() const;
 };
 
-// The contract's error body for `error`: {"error": "<code>", "detail": "..."},
-// with its HTTP status, and Retry-After: 1 on every 503 (commit_queue_timeout,
-// database_unavailable, another dependency down). A 500's detail is the fixed
-// text "internal server error" and database_unavailable's a fixed text too;
-// their messages are logged instead.
-HttpResponse ErrorResponse(const Error& error);
+// Which API's error body a route answers with (the router picks it per
+// route, so lower layers only return typed Errors):
+//   kHoglake  the hoglake contract's {"error": "<code>", "detail": "...",
+//             "tables"?: [...], "read_snapshot"?: N, "retry"?: "re-prepare"}
+//             with the code's HTTP status;
+//   kHotdata  the Hotdata API's {"error": {"code": "<CODE>", "message":
+//             "..."}} (hotdata-api.md §1.4): malformed or invalid input 400
+//             BAD_REQUEST, 404 NOT_FOUND, conflicts 409 CONFLICT, 501
+//             NOT_IMPLEMENTED, 503 SERVICE_UNAVAILABLE, else 500
+//             INTERNAL_SERVER_ERROR.
+// Either way Retry-After: 1 comes with every 503 (commit_queue_timeout,
+// database_unavailable, another dependency down), and a 500's message is the
+// fixed text "internal server error" and database_unavailable's a fixed text
+// too; their messages are logged instead.
+enum class ErrorBodyStyle { kHoglake, kHotdata };
+HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style = ErrorBodyStyle::kHoglake);
 
 // Percent-decodes one path segment or query component ('+' stays '+' in
 // paths and becomes ' ' in queries when `plus_is_space`). A result holding a

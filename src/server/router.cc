@@ -18,8 +18,9 @@ Result<std::vector<std::string>> SplitPath(std::string_view path) {
   return segments;
 }
 
-void Router::Add(std::string method, std::string pattern, Handler handler) {
-  Route route{std::move(method), std::move(pattern), {}, std::move(handler)};
+void Router::Add(std::string method, std::string pattern, Handler handler,
+                 ErrorBodyStyle style) {
+  Route route{std::move(method), std::move(pattern), {}, std::move(handler), style};
   size_t start = 1;
   while (start <= route.pattern.size()) {
     size_t end = route.pattern.find('/', start);
@@ -28,6 +29,22 @@ void Router::Add(std::string method, std::string pattern, Handler handler) {
     start = end + 1;
   }
   routes_.push_back(std::move(route));
+}
+
+void Router::SetPrefixStyle(std::string prefix, ErrorBodyStyle style) {
+  prefix_styles_.emplace_back(std::move(prefix), style);
+}
+
+ErrorBodyStyle Router::StyleForPath(std::string_view path) const {
+  ErrorBodyStyle style = ErrorBodyStyle::kHoglake;
+  size_t longest = 0;
+  for (const auto& [prefix, prefix_style] : prefix_styles_) {
+    if (path.starts_with(prefix) && prefix.size() > longest) {
+      longest = prefix.size();
+      style = prefix_style;
+    }
+  }
+  return style;
 }
 
 std::vector<std::pair<std::string, std::string>> Router::Routes() const {
@@ -39,7 +56,7 @@ std::vector<std::pair<std::string, std::string>> Router::Routes() const {
 HttpResponse Router::Dispatch(HttpRequest& request, std::string* route_label) const {
   *route_label = "unmatched";
   Result<std::vector<std::string>> segments = SplitPath(request.path);
-  if (!segments.ok()) return ErrorResponse(segments.error());
+  if (!segments.ok()) return ErrorResponse(segments.error(), StyleForPath(request.path));
   std::vector<std::string> allowed;
   for (const Route& route : routes_) {
     if (route.segments.size() != segments->size()) continue;
@@ -61,19 +78,21 @@ HttpResponse Router::Dispatch(HttpRequest& request, std::string* route_label) co
     *route_label = route.pattern;
     request.path_params = std::move(params);
     Result<HttpResponse> response = route.handler(request);
-    if (!response.ok()) return ErrorResponse(response.error());
+    if (!response.ok()) return ErrorResponse(response.error(), route.style);
     return std::move(response).value();
   }
   if (!allowed.empty()) {
     HttpResponse response =
-        ErrorResponse(BadRequest("method ", request.method, " is not allowed on ", request.path));
+        ErrorResponse(BadRequest("method ", request.method, " is not allowed on ", request.path),
+                      StyleForPath(request.path));
     response.status = 405;
     std::string allow;
     for (const auto& m : allowed) allow += (allow.empty() ? "" : ", ") + m;
     response.headers.emplace_back("Allow", allow);
     return response;
   }
-  return ErrorResponse(NotFound("no route for ", request.method, " ", request.path));
+  return ErrorResponse(NotFound("no route for ", request.method, " ", request.path),
+                       StyleForPath(request.path));
 }
 
 }  // namespace hoglake::server

@@ -5,8 +5,10 @@
 //
 // Dispatch answers 404 not_found when no pattern matches the path, 405 when
 // one matches but not for this method, and converts a handler's Error into
-// the contract's error body. The matched pattern is reported as the route
-// label for metrics.
+// the error body of the route's API (ErrorBodyStyle, http_types.h: the
+// hoglake contract's by default, the Hotdata API's for its routes); an
+// unmatched path takes the style of the longest registered prefix. The
+// matched pattern is reported as the route label for metrics.
 #pragma once
 
 #include <functional>
@@ -21,7 +23,11 @@ using Handler = std::function<Result<HttpResponse>(HttpRequest&)>;
 
 class Router {
  public:
-  void Add(std::string method, std::string pattern, Handler handler);
+  void Add(std::string method, std::string pattern, Handler handler,
+           ErrorBodyStyle style = ErrorBodyStyle::kHoglake);
+  // Paths starting with `prefix` that match no route (404, 405) answer in
+  // `style`.
+  void SetPrefixStyle(std::string prefix, ErrorBodyStyle style);
   // (method, pattern) of every route, in registration order.
   std::vector<std::pair<std::string, std::string>> Routes() const;
   // `route` receives the matched pattern, or "unmatched".
@@ -33,8 +39,12 @@ class Router {
     std::string pattern;
     std::vector<std::string> segments;  // "{name}" binds a parameter
     Handler handler;
+    ErrorBodyStyle style;
   };
+  ErrorBodyStyle StyleForPath(std::string_view path) const;
+
   std::vector<Route> routes_;
+  std::vector<std::pair<std::string, ErrorBodyStyle>> prefix_styles_;
 };
 
 // Splits "/a/b%2Fc/d" into decoded segments {"a", "b/c", "d"}.

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <vector>
 
 namespace hoglake::server {
 namespace {
@@ -50,6 +52,42 @@ TEST(ErrorResponseTest, OtherErrorsKeepTheirDetail) {
   EXPECT_EQ(response.status, 404);
   EXPECT_EQ(RetryAfter(response), "");
   EXPECT_EQ(response.body, R"({"error":"not_found","detail":"catalog 'x' not found"})");
+}
+
+TEST(ErrorResponseTest, TypedDetailsBecomeTheContractsMembers) {
+  Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ns.a and others since read_snapshot 7");
+  e.detail.tables = {"ns.a", "ns.b"};
+  e.detail.read_snapshot = 7;
+  e.detail.re_prepare = true;
+  const HttpResponse response = ErrorResponse(e);
+  EXPECT_EQ(response.status, 409);
+  EXPECT_EQ(response.body,
+            R"({"error":"ddl_since_read_snapshot","detail":"DDL on ns.a and others since )"
+            R"(read_snapshot 7","tables":["ns.a","ns.b"],"read_snapshot":7,"retry":"re-prepare"})");
+}
+
+TEST(ErrorResponseTest, TheHotdataStyleNestsCodeAndMessage) {
+  const std::vector<std::tuple<Error, int, std::string>> cases = {
+      {NotFound("table 'x' not found"), 404, "NOT_FOUND"},
+      {BadRequest("limit must be an integer"), 400, "BAD_REQUEST"},
+      {Validation("limit must be at least 1"), 400, "BAD_REQUEST"},
+      {MakeError(ErrorCode::kAlreadyExists, "connection 'c' exists"), 409, "CONFLICT"},
+      {NotImplemented("federated queries"), 501, "NOT_IMPLEMENTED"},
+      {Unavailable("results store down"), 503, "SERVICE_UNAVAILABLE"},
+  };
+  for (const auto& [error, status, code] : cases) {
+    const HttpResponse response = ErrorResponse(error, ErrorBodyStyle::kHotdata);
+    EXPECT_EQ(response.status, status) << code;
+    EXPECT_EQ(response.body,
+              R"({"error":{"code":")" + code + R"(","message":")" + error.message + R"("}})");
+    EXPECT_EQ(RetryAfter(response), status == 503 ? "1" : "");
+  }
+  // Hidden messages stay hidden in either shape.
+  const HttpResponse internal =
+      ErrorResponse(Internal("PostgreSQL XX000: host=/srv/run"), ErrorBodyStyle::kHotdata);
+  EXPECT_EQ(internal.status, 500);
+  EXPECT_EQ(internal.body,
+            R"({"error":{"code":"INTERNAL_SERVER_ERROR","message":"internal server error"}})");
 }
 
 }  // namespace

@@ -16,11 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 class ListenExposureTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -44,7 +39,7 @@ TEST_F(ListenExposureTest, ANonLoopbackAddressIsRefusedWithoutTheFlag) {
     const int rc = std::system(command.c_str());
     ASSERT_TRUE(WIFEXITED(rc));
     EXPECT_EQ(WEXITSTATUS(rc), 1) << listen;
-    const std::string text = ReadAll(log);
+    const std::string text = ReadFile(log);
     EXPECT_NE(text.find("--allow-unauthenticated"), std::string::npos) << text;
     // Refused before anything started: no PostgreSQL was initialized.
     EXPECT_FALSE(fs::exists(dir_ + "/data/pg")) << listen;
@@ -62,9 +57,9 @@ TEST_F(ListenExposureTest, TheFlagServesAndWarns) {
       "kill -TERM $pid; wait $pid)";
   const int rc = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(rc));
-  EXPECT_EQ(WEXITSTATUS(rc), 0) << ReadAll(log);
-  EXPECT_TRUE(fs::exists(ready)) << ReadAll(log);
-  EXPECT_NE(ReadAll(log).find("WITHOUT AUTHENTICATION"), std::string::npos) << ReadAll(log);
+  EXPECT_EQ(WEXITSTATUS(rc), 0) << ReadFile(log);
+  EXPECT_TRUE(fs::exists(ready)) << ReadFile(log);
+  EXPECT_NE(ReadFile(log).find("WITHOUT AUTHENTICATION"), std::string::npos) << ReadFile(log);
 }
 
 }  // namespace

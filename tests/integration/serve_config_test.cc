@@ -16,11 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 TEST(ServeConfigTest, EachInvalidVariableStopsServeNamingIt) {
   const char* bin = std::getenv("HOGLAKE_BIN");
   ASSERT_NE(bin, nullptr);
@@ -50,7 +45,7 @@ TEST(ServeConfigTest, EachInvalidVariableStopsServeNamingIt) {
     const int rc = std::system(command.c_str());
     ASSERT_TRUE(WIFEXITED(rc));
     EXPECT_EQ(WEXITSTATUS(rc), 1);
-    const std::string text = ReadAll(log);
+    const std::string text = ReadFile(log);
     EXPECT_NE(text.find(c.message), std::string::npos) << text;
     // Refused before anything started: no PostgreSQL was initialized.
     EXPECT_FALSE(fs::exists(dir + "/data/pg"));
@@ -63,7 +58,7 @@ TEST(ServeConfigTest, EachInvalidVariableStopsServeNamingIt) {
   const int rc = std::system(command.c_str());
   ASSERT_TRUE(WIFEXITED(rc));
   EXPECT_EQ(WEXITSTATUS(rc), 1);
-  const std::string text = ReadAll(log);
+  const std::string text = ReadFile(log);
   EXPECT_NE(text.find("HOGLAKE_EXPIRY_INTERVAL_MS"), std::string::npos) << text;
   EXPECT_NE(text.find("HOGLAKE_HYDRATOR_BATCH"), std::string::npos) << text;
   if (!::testing::Test::HasFailure()) fs::remove_all(dir);

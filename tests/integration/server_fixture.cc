@@ -18,13 +18,13 @@ namespace {
 ServerProcess g_server;
 std::string g_data_dir;
 
+}  // namespace
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return text;
 }
-
-}  // namespace
 
 std::string ApiResponse::error() const {
   if (json.IsObject() && json.HasMember("error") && json["error"].IsString()) {

@@ -31,6 +31,9 @@ inline constexpr const char* kTestAllowedDataPaths =
     "s3://lake-bucket/ s3://loop/ s3://nowhere/ s3://other/ s3://replicas/ s3://shared/ "
     "s3://hoglake-test/";
 
+// The whole text of a file ("" when it cannot be read).
+std::string ReadFile(const std::string& path);
+
 // A fresh directory /tmp/<stem>-XXXXXX that the embedded PostgreSQL (which
 // runs as another user) may enter, for a server's data or a test's files.
 // A failure is reported as a test failure and returns "".

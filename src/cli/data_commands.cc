@@ -3,7 +3,7 @@
 //          [--author A] [--message M] [--deferred-stats] [--unguarded]
 //          [--row-group-rows N] [--json]
 //     CSV (header line) and JSON lines are converted to the table's types
-//     (client/text_import.h: errors name the file, line and column);
+//     (columnar/text/text_import.h: errors name the file, line and column);
 //     Parquet files are read and fitted to the table like any batch. All
 //     files become ONE commit (one file per partition tuple); nothing is
 //     registered if any value is refused. On a terminal, stderr shows a

@@ -1,4 +1,4 @@
-// Writers of list, struct and map values (see text_import_writers.h).
+// Writers of list, struct and map values (see writers.h).
 #include <algorithm>
 #include <vector>
 

@@ -1,4 +1,4 @@
-// Date, time and timestamp text (declared in text_import_values.h).
+// Date, time and timestamp text (declared in values.h).
 #include <cstdint>
 
 #include "columnar/text/values.h"

@@ -1,4 +1,4 @@
-// CSV and JSON lines readers over the helpers in text_import_*.h.
+// CSV and JSON lines readers over the helpers beside it (csv.h, json.h, values.h, writers.h).
 //
 // Choices the header leaves open:
 //   - a quoted empty CSV cell ("") is an empty value for string and binary

@@ -1,6 +1,6 @@
 // Scalar value text → typed values, as text_import.h spells them (CSV cells
 // and JSON strings/numbers). Internal to text import; the temporal
-// parsers live in text_import_temporal.cc.
+// parsers live in temporal.cc.
 //
 // Every parser trims ASCII spaces and tabs around the text, returns true and
 // sets *out on success, and on failure returns false with a short reason in

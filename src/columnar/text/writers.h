@@ -61,7 +61,7 @@ bool AppendJsonOrNull(ValueWriter& writer, const JsonTree& tree, uint32_t index,
 // The writer for `field`, recursively for nested types.
 std::unique_ptr<ValueWriter> MakeValueWriter(const columnar::Field& field,
                                              columnar::ArrayBuilder* builder);
-// MakeValueWriter for list, struct and map fields (text_import_nested.cc);
+// MakeValueWriter for list, struct and map fields (nested.cc);
 // null for other types.
 std::unique_ptr<ValueWriter> MakeNestedWriter(const columnar::Field& field,
                                               columnar::ArrayBuilder* builder);

@@ -25,7 +25,8 @@ namespace hoglake {
 // The closed set of error codes: hoglake REST contract v1's wire codes
 // (contract §1.5) followed by library-level codes that the HTTP layer folds
 // into a wire code. ErrorCodeInfo() below is the one table that spells them
-// and gives their HTTP status; tests check every other spelling against it.
+// (the HTTP status each API answers with is the server's: http_types.h);
+// tests check every other spelling against it.
 enum class ErrorCode {
   // ---- wire codes ----
   kBadRequest,              // 400 bad_request: unparseable or structurally malformed
@@ -57,7 +58,6 @@ enum class ErrorCode {
 struct ErrorCodeInfo {
   ErrorCode code;
   std::string_view name;       // lower_snake_case spelling, e.g. "invalid_data"
-  int http_status;             // the status the HTTP layer answers with
   std::string_view wire_name;  // the contract's `error` string sent for it
 };
 

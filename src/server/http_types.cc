@@ -38,6 +38,42 @@ size_t HttpResponse::BodySize() const {
   return size;
 }
 
+int HoglakeHttpStatus(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kBadRequest:
+      return 400;
+    case ErrorCode::kNotFound:
+      return 404;
+    case ErrorCode::kAlreadyExists:
+    case ErrorCode::kCommitConflict:
+    case ErrorCode::kDdlSinceReadSnapshot:
+    case ErrorCode::kTableRecreated:
+    case ErrorCode::kTableDropped:
+    case ErrorCode::kOffsetRegression:
+    case ErrorCode::kIdlessFilesPresent:
+    case ErrorCode::kNamespaceNotEmpty:
+    case ErrorCode::kReconciliationRequired:
+      return 409;
+    case ErrorCode::kExpired:
+      return 410;
+    case ErrorCode::kValidation:
+    case ErrorCode::kInvalidArgument:
+    case ErrorCode::kInvalidData:
+      return 422;
+    case ErrorCode::kCorruptDefinition:
+    case ErrorCode::kInternal:
+    case ErrorCode::kIoError:
+      return 500;
+    case ErrorCode::kNotImplemented:
+      return 501;
+    case ErrorCode::kCommitQueueTimeout:
+    case ErrorCode::kDatabaseUnavailable:
+    case ErrorCode::kUnavailable:
+      return 503;
+  }
+  return 500;
+}
+
 namespace {
 
 // The Hotdata API's status and code for an error (hotdata-api.md §1.4).
@@ -85,7 +121,8 @@ HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style) {
   // logged here and the body carries a fixed text.
   std::string_view detail = error.message;
   bool hidden = true;
-  if (info.http_status == 500) {
+  const int hoglake_status = HoglakeHttpStatus(error.code);
+  if (hoglake_status == 500) {
     detail = "internal server error";
   } else if (error.code == ErrorCode::kDatabaseUnavailable) {
     detail = "the catalog database is unavailable; retry later";
@@ -93,10 +130,10 @@ HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style) {
     hidden = false;
   }
   if (hidden) LogWarn(info.wire_name, ": ", error.message);
-  int status = info.http_status;
+  int status = hoglake_status;
   std::string body;
   if (style == ErrorBodyStyle::kHotdata) {
-    const auto [hotdata_status, code] = HotdataStatus(error, info.http_status);
+    const auto [hotdata_status, code] = HotdataStatus(error, hoglake_status);
     status = hotdata_status;
     body = "{\"error\":{\"code\":";
     AppendJsonString(code, &body);

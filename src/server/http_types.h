@@ -71,6 +71,10 @@ struct HttpResponse {
 // fixed text "internal server error" and database_unavailable's a fixed text
 // too; their messages are logged instead.
 enum class ErrorBodyStyle { kHoglake, kHotdata };
+// The hoglake contract's HTTP status for a code (§1.5; library codes fold
+// into 422, 500 or 503). One exhaustive switch: a new code does not compile
+// until it has a status here.
+int HoglakeHttpStatus(ErrorCode code);
 HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style = ErrorBodyStyle::kHoglake);
 
 // Percent-decodes one path segment or query component ('+' stays '+' in

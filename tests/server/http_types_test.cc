@@ -54,6 +54,26 @@ TEST(ErrorResponseTest, OtherErrorsKeepTheirDetail) {
   EXPECT_EQ(response.body, R"({"error":"not_found","detail":"catalog 'x' not found"})");
 }
 
+TEST(ErrorResponseTest, StatusesFollowTheContractTable) {
+  // Contract §1.5, and our database_unavailable beside it.
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kBadRequest), 400);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kNotFound), 404);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kDdlSinceReadSnapshot), 409);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kExpired), 410);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kValidation), 422);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kInvalidData), 422);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kInternal), 500);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kNotImplemented), 501);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kCommitQueueTimeout), 503);
+  EXPECT_EQ(HoglakeHttpStatus(ErrorCode::kDatabaseUnavailable), 503);
+  // Every code has one, and its body carries the same.
+  for (const ErrorCodeInfo& info : AllErrorCodes()) {
+    const int status = HoglakeHttpStatus(info.code);
+    EXPECT_TRUE(status >= 400 && status < 600) << info.name;
+    EXPECT_EQ(ErrorResponse(MakeError(info.code, "x")).status, status) << info.name;
+  }
+}
+
 TEST(ErrorResponseTest, TypedDetailsBecomeTheContractsMembers) {
   Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ns.a and others since read_snapshot 7");
   e.detail.tables = {"ns.a", "ns.b"};

@@ -79,7 +79,8 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
             "AND drained_at IS NULL AND (claimed_at IS NULL OR claimed_at < clock_timestamp() - "
             "$3 * interval '1 second') ORDER BY removal_id LIMIT $4 FOR UPDATE SKIP LOCKED)) "
             "RETURNING removal_id, path",
-            {catalog_id, WorkerId(), std::to_string(options_.cleanup_claim_lease_seconds), std::to_string(batch)}));
+            {catalog_id, WorkerId(), std::to_string(options_.cleanup_claim_lease_seconds),
+             std::to_string(batch)}));
     if (claimed.rows() == 0) return Status::Ok();
     std::vector<std::optional<std::string>> paths;
     for (int i = 0; i < claimed.rows(); ++i) paths.push_back(claimed.GetString(i, 1));

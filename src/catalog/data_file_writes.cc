@@ -98,7 +98,8 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
       sizes.push_back(f.file_size_bytes);
       footers.push_back(OptionalNumber(f.footer_size));
       row_starts.push_back(row);
-      states.emplace_back(StatsStateName(f.column_stats ? StatsState::kProvided : StatsState::kPending));
+      states.emplace_back(
+          StatsStateName(f.column_stats ? StatsState::kProvided : StatsState::kPending));
       spec_ids.push_back(OptionalNumber(batch.spec_id));
       splits.push_back(f.split_offsets ? std::optional<std::string>(PgIntArray(*f.split_offsets))
                                        : std::nullopt);

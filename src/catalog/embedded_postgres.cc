@@ -38,7 +38,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPgUser = "postgres";  // the unprivileged user when we are root
 
-
 struct RunAs {
   bool drop = false;
   uid_t uid = 0;
@@ -194,7 +193,8 @@ std::string DescribeExit(int status) {
 
 EmbeddedPostgres::~EmbeddedPostgres() { Stop(); }
 
-Status EmbeddedPostgres::Start(const std::string& data_dir, const std::vector<std::string>& settings,
+Status EmbeddedPostgres::Start(const std::string& data_dir,
+                               const std::vector<std::string>& settings,
                                const std::string& bin_dir) {
   for (const std::string& setting : settings) {
     const size_t eq = setting.find('=');

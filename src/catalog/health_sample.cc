@@ -64,12 +64,13 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
   // Live totals from the tables' running totals (one row per table).
   HOGLAKE_ASSIGN_OR_RETURN(
       // Sums of bigints are numeric: capped at 2^63 - 1 rather than lost.
-      PgResult live, conn.Exec("SELECT s.catalog_id, least(sum(s.file_count), 9223372036854775807), "
-                               "least(sum(s.record_count), 9223372036854775807), "
-                               "least(sum(s.file_size_bytes), 9223372036854775807) "
-                               "FROM hog_table_stats s JOIN hog_table t "
-                               "ON t.catalog_id = s.catalog_id AND t.table_id = s.table_id "
-                               "WHERE t.dropped_snapshot IS NULL GROUP BY s.catalog_id"));
+      PgResult live,
+      conn.Exec("SELECT s.catalog_id, least(sum(s.file_count), 9223372036854775807), "
+                "least(sum(s.record_count), 9223372036854775807), "
+                "least(sum(s.file_size_bytes), 9223372036854775807) "
+                "FROM hog_table_stats s JOIN hog_table t "
+                "ON t.catalog_id = s.catalog_id AND t.table_id = s.table_id "
+                "WHERE t.dropped_snapshot IS NULL GROUP BY s.catalog_id"));
   for (int i = 0; i < live.rows(); ++i) {
     if (CatalogHealthSample* s = sample_of(live, i)) {
       s->live_files = live.GetInt64(i, 1);

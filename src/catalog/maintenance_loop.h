@@ -14,11 +14,10 @@
 // Hydrator is given: one Sweep of up to its batch, claims fenced by leases so
 // several servers share the work.
 //
-// Planner statistics: on its cadence the loop ANALYZEs each hog_* table that was never analyzed (once it
-// holds 500 rows) or changed by more than a tenth since it was — without
-// this, plans cached while the catalog was empty (foreign-key checks among
-// them) keep scanning a whole catalog per row until autovacuum gets round
-// to it.
+// Planner statistics: on its cadence the loop ANALYZEs each hog_* table that was never analyzed
+// (once it holds 500 rows) or changed by more than a tenth since it was — without this, plans
+// cached while the catalog was empty (foreign-key checks among them) keep scanning a whole catalog
+// per row until autovacuum gets round to it.
 //
 // Every run, and every pass that failed before reaching a catalog, is
 // reported to the MaintenanceObserver set with SetObserver (metrics and

@@ -43,7 +43,8 @@ Result<MaintenanceStatusReport> CatalogService::MaintenanceStatus(
       conn->Exec(
           StrCat("SELECT c.catalog_id, c.last_snapshot_id, c.earliest_snapshot_id, "
                  "c.snapshot_retention_seconds, c.consumer_floor, ",
-                 StatsStateCount(StatsState::kPending), ", ", StatsStateCount(StatsState::kFailed), ", ",
+                 StatsStateCount(StatsState::kPending), ", ", StatsStateCount(StatsState::kFailed),
+                 ", ",
                  CappedCount("FROM hog_file_removal q WHERE q.catalog_id = c.catalog_id AND "
                              "q.drained_at IS NULL"),
                  ", (SELECT round(greatest(0, extract(epoch from clock_timestamp() - "

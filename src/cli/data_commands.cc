@@ -24,8 +24,8 @@
 #include <memory>
 
 #include "cli/client_support.h"
-#include "columnar/text/text_import.h"
 #include "client/writer_schema.h"
+#include "columnar/text/text_import.h"
 #include "common/json_writer.h"
 #include "parquet/reader.h"
 
@@ -119,7 +119,8 @@ class FileBatches {
     options.batch_rows = batch_rows_;
     auto reader = columnar::text::TextBatchReader::Open(
         stream.get(),
-        format == InputFormat::kCsv ? columnar::text::TextFormat::kCsv : columnar::text::TextFormat::kJsonLines,
+        format == InputFormat::kCsv ? columnar::text::TextFormat::kCsv
+                                    : columnar::text::TextFormat::kJsonLines,
         target_, options);
     if (!reader.ok()) return Validation(path, ": ", reader.error().message);
     stream_ = std::move(stream);

@@ -2,8 +2,6 @@
 
 #include <sstream>
 
-#include "server/json_body.h"
-
 namespace hoglake::cli {
 namespace {
 
@@ -19,8 +17,8 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
   ServeConfig c;
   c.commit_lock_timeout_ms =
       env.Integer("HOGLAKE_COMMIT_LOCK_TIMEOUT_MS", c.commit_lock_timeout_ms, 0, kMaxTimeoutMs);
-  c.commit_gather_micros = env.Integer("HOGLAKE_COMMIT_GATHER_US", c.commit_gather_micros, 0,
-                                       1000000);
+  c.commit_gather_micros =
+      env.Integer("HOGLAKE_COMMIT_GATHER_US", c.commit_gather_micros, 0, 1000000);
   c.commit_state_cache = env.Boolean("HOGLAKE_COMMIT_STATE_CACHE", c.commit_state_cache);
   c.cleanup_claim_lease_seconds = env.Integer("HOGLAKE_CLEANUP_CLAIM_LEASE_SECONDS",
                                               c.cleanup_claim_lease_seconds, 1, kMaxLeaseSeconds);
@@ -48,16 +46,16 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
       env.Integer("HOGLAKE_HYDRATOR_LEASE_SECONDS", h.lease_seconds, 1, kMaxLeaseSeconds);
   h.claim_timeout_ms =
       env.Integer("HOGLAKE_HYDRATOR_CLAIM_TIMEOUT_MS", h.claim_timeout_ms, 1, kMaxTimeoutMs);
-  c.compaction_target_bytes = env.Integer("HOGLAKE_COMPACTION_TARGET_BYTES",
-                                          c.compaction_target_bytes, 2, kMaxBytes);
+  c.compaction_target_bytes =
+      env.Integer("HOGLAKE_COMPACTION_TARGET_BYTES", c.compaction_target_bytes, 2, kMaxBytes);
   c.metrics_sample_interval_ms = env.Integer("HOGLAKE_METRICS_SAMPLE_INTERVAL_MS",
                                              c.metrics_sample_interval_ms, 0, kMaxIntervalMs);
 
   server::HttpServerOptions& http = c.http;
-  http.max_connections = static_cast<int>(
-      env.Integer("HOGLAKE_MAX_CONNECTIONS", http.max_connections, 1, 1000000));
-  http.max_header_bytes =
-      env.Integer("HOGLAKE_MAX_REQUEST_HEADER_BYTES", http.max_header_bytes, 1024, int64_t{1} << 30);
+  http.max_connections =
+      static_cast<int>(env.Integer("HOGLAKE_MAX_CONNECTIONS", http.max_connections, 1, 1000000));
+  http.max_header_bytes = env.Integer("HOGLAKE_MAX_REQUEST_HEADER_BYTES", http.max_header_bytes,
+                                      1024, int64_t{1} << 30);
   http.max_body_bytes =
       env.Integer("HOGLAKE_MAX_REQUEST_BODY_BYTES", http.max_body_bytes, 1, kMaxBytes);
   http.max_body_memory_bytes = env.Integer("HOGLAKE_MAX_REQUEST_BODY_MEMORY_BYTES",
@@ -66,8 +64,8 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
       env.Integer("HOGLAKE_HTTP_HEADER_TIMEOUT_MS", http.header_timeout_ms, 1, kMaxTimeoutMs);
   http.keep_alive_timeout_ms = env.Integer("HOGLAKE_HTTP_KEEP_ALIVE_TIMEOUT_MS",
                                            http.keep_alive_timeout_ms, 1, kMaxTimeoutMs);
-  c.json_parse_memory_bytes = env.Integer("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES",
-                                          server::kDefaultJsonParseMemoryBudget, 1, kMaxBytes);
+  c.json_parse_memory_bytes =
+      env.Integer("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES", c.json_parse_memory_bytes, 1, kMaxBytes);
 
   c.data_root = env.Text("HOGLAKE_DATA_ROOT");
   c.allowed_data_paths = env.Text("HOGLAKE_ALLOWED_DATA_PATHS");

@@ -13,6 +13,7 @@
 #include "catalog/maintenance_status.h"
 #include "common/config.h"
 #include "server/http_server.h"
+#include "server/json_body.h"
 
 namespace hoglake::cli {
 
@@ -29,7 +30,7 @@ struct ServeConfig {
   int64_t metrics_sample_interval_ms = 15000;
   // The HTTP front end's limits (host, port, threads come from flags).
   server::HttpServerOptions http;
-  int64_t json_parse_memory_bytes = 0;
+  int64_t json_parse_memory_bytes = server::kDefaultJsonParseMemoryBudget;
   // Where data may live, and the embedded PostgreSQL.
   std::string data_root;           // HOGLAKE_DATA_ROOT as given ("" = unset)
   std::string allowed_data_paths;  // HOGLAKE_ALLOWED_DATA_PATHS as given

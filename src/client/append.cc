@@ -251,8 +251,8 @@ struct AppendPath {
       HOGLAKE_RETURN_IF_ERROR(file->object->Commit());
       std::vector<parquet::ColumnStats> stats;
       if (!options.deferred_stats) {
-        HOGLAKE_ASSIGN_OR_RETURN(stats,
-                                 parquet::ExtractColumnStats(file->summary.metadata, stats_columns));
+        HOGLAKE_ASSIGN_OR_RETURN(
+            stats, parquet::ExtractColumnStats(file->summary.metadata, stats_columns));
       }
       wire::WriteFileRegistration({.path = file->path,
                                    .record_count = file->rows,

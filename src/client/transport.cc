@@ -215,8 +215,8 @@ Result<std::string> Transport::Send(const HttpCall& call) {
       outcome = ErrorFromResponse(response.status, response.body, call.is_commit);
     }
     if (!retry || attempt >= options_.max_attempts) break;
-    std::this_thread::sleep_for(
-        std::chrono::milliseconds(RetryDelayMs(options_.retry_base_delay_ms, attempt, retry_after)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(
+        RetryDelayMs(options_.retry_base_delay_ms, attempt, retry_after)));
   }
   curl_slist_free_all(headers);
   return outcome;

@@ -33,7 +33,8 @@ void ConfigureLocked(AuditSink& sink, std::string_view value) {
   if (value == "off") {
     sink.enabled = false;
   } else if (!value.empty() && value != "-") {
-    const int fd = ::open(std::string(value).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    const int fd =
+        ::open(std::string(value).c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
     if (fd >= 0) {
       sink.fd = fd;
     } else {

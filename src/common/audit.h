@@ -12,9 +12,9 @@
 // database; a line is emitted after the action resolved.
 //
 // Sink (ConfigureAuditSink; `hoglake serve` passes HOGLAKE_AUDIT_LOG): a
-// file to append to; empty or "-" means standard error (beside the process log); "off" disables it. A line
-// is written with one write(2) of the whole line (O_APPEND), so lines from
-// several threads or processes never interleave. Thread-safe.
+// file to append to; empty or "-" means standard error (beside the process log); "off" disables it.
+// A line is written with one write(2) of the whole line (O_APPEND), so lines from several threads
+// or processes never interleave. Thread-safe.
 #pragma once
 
 #include <cstdint>

@@ -126,8 +126,7 @@ void ParallelFor(int64_t n, int threads, const std::function<void(int64_t, int)>
   if (run->failure) std::rethrow_exception(run->failure);
 }
 
-Status ParallelForStatus(int64_t n, int threads,
-                         const std::function<Status(int64_t, int)>& fn) {
+Status ParallelForStatus(int64_t n, int threads, const std::function<Status(int64_t, int)>& fn) {
   std::atomic<bool> failed{false};
   std::mutex mu;
   std::optional<Error> first;

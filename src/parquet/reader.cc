@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "parquet/assemble.h"
 #include "common/parallel.h"
+#include "parquet/assemble.h"
 #include "parquet/schema.h"
 
 namespace hoglake::parquet {
@@ -61,7 +61,8 @@ struct ParquetReader::Impl {
     PodBuffer<char>* buffer = &scratch[0].chunk;
     const int64_t tail_size = std::min(size, kTailReadBytes);
     const int64_t tail_offset = size - tail_size;
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail_bytes, ReadRange(tail_offset, tail_size, buffer));
+    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail_bytes,
+                             ReadRange(tail_offset, tail_size, buffer));
     if (tail_offset == 0) {
       HOGLAKE_RETURN_IF_ERROR(CheckLeadingMagic(tail_bytes));
       leading_magic_checked = true;
@@ -87,7 +88,8 @@ struct ParquetReader::Impl {
       footer = tail_bytes.substr(static_cast<size_t>(tail_size - 8 - footer_size),
                                  static_cast<size_t>(footer_size));
     } else {
-      HOGLAKE_ASSIGN_OR_RETURN(footer, ReadRange(size - 8 - footer_size, footer_size, &large_footer));
+      HOGLAKE_ASSIGN_OR_RETURN(footer,
+                               ReadRange(size - 8 - footer_size, footer_size, &large_footer));
     }
     auto parsed = ParseFileMetaData(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
     if (!parsed.ok()) return InvalidData("bad Parquet footer: ", parsed.error().message);

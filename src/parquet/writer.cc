@@ -6,9 +6,9 @@
 #include <cstring>
 
 #include "columnar/validate.h"
+#include "common/parallel.h"
 #include "parquet/compression.h"
 #include "parquet/decoding.h"
-#include "common/parallel.h"
 #include "parquet/schema.h"
 #include "parquet/shred.h"
 

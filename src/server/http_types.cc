@@ -77,7 +77,7 @@ int HoglakeHttpStatus(ErrorCode code) {
 namespace {
 
 // The Hotdata API's status and code for an error (hotdata-api.md §1.4).
-std::pair<int, std::string_view> HotdataStatus(const Error& error, int hoglake_status) {
+std::pair<int, std::string_view> HotdataStatus(int hoglake_status) {
   switch (hoglake_status) {
     case 400:
     case 422:
@@ -94,7 +94,6 @@ std::pair<int, std::string_view> HotdataStatus(const Error& error, int hoglake_s
     case 503:
       return {503, "SERVICE_UNAVAILABLE"};
     default:
-      (void)error;
       return {500, "INTERNAL_SERVER_ERROR"};
   }
 }
@@ -133,7 +132,7 @@ HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style) {
   int status = hoglake_status;
   std::string body;
   if (style == ErrorBodyStyle::kHotdata) {
-    const auto [hotdata_status, code] = HotdataStatus(error, hoglake_status);
+    const auto [hotdata_status, code] = HotdataStatus(hoglake_status);
     status = hotdata_status;
     body = "{\"error\":{\"code\":";
     AppendJsonString(code, &body);
@@ -146,7 +145,6 @@ HttpResponse ErrorResponse(const Error& error, ErrorBodyStyle style) {
     body += ",\"detail\":";
     AppendJsonString(detail, &body);
     AppendDetail(error.detail, &body);
-    if (!error.wire_extra.empty()) body += "," + error.wire_extra;
     body += "}";
   }
   HttpResponse response = HttpResponse::Json(status, std::move(body));

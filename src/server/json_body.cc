@@ -245,8 +245,8 @@ Result<JsonObject> JsonBody::ParseText(std::string_view text) {
   if (doc->HasParseError()) {
     // Name the field the error is in, as the checks after parsing do.
     const JsonLocation at = JsonPathAt(text, doc->GetErrorOffset());
-    const std::string where = at.in_member_name ? "a member name in " + Describe(at.path)
-                                                : Describe(at.path);
+    const std::string where =
+        at.in_member_name ? "a member name in " + Describe(at.path) : Describe(at.path);
     if (doc->GetParseError() == rapidjson::kParseErrorStringInvalidEncoding) {
       return BadRequest(where, " is not valid UTF-8 (byte offset ", doc->GetErrorOffset(), ")");
     }

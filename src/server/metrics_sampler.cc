@@ -80,9 +80,7 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
 }  // namespace
 
 MetricsSampler::MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms)
-    : pool_(pool),
-      metrics_(metrics),
-      interval_ms_(interval_ms) {}
+    : pool_(pool), metrics_(metrics), interval_ms_(interval_ms) {}
 
 MetricsSampler::~MetricsSampler() { Stop(); }
 

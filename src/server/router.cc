@@ -18,8 +18,7 @@ Result<std::vector<std::string>> SplitPath(std::string_view path) {
   return segments;
 }
 
-void Router::Add(std::string method, std::string pattern, Handler handler,
-                 ErrorBodyStyle style) {
+void Router::Add(std::string method, std::string pattern, Handler handler, ErrorBodyStyle style) {
   Route route{std::move(method), std::move(pattern), {}, std::move(handler), style};
   size_t start = 1;
   while (start <= route.pattern.size()) {

@@ -26,13 +26,12 @@ Result<std::string> ObjectSource::Fetch(int64_t offset, int64_t length) {
     std::lock_guard lock(mutex_);
     ++requests_;
   }
-  HOGLAKE_ASSIGN_OR_RETURN(std::string bytes,
-                           store_->GetRange(path_, static_cast<uint64_t>(offset),
-                                            static_cast<uint64_t>(length)));
+  HOGLAKE_ASSIGN_OR_RETURN(std::string bytes, store_->GetRange(path_, static_cast<uint64_t>(offset),
+                                                               static_cast<uint64_t>(length)));
   if (static_cast<int64_t>(bytes.size()) != length) {
-    return IoError("reading ", path_, ": ", bytes.size(), " bytes at offset ", offset,
-                   " where ", length, " were expected (the object is shorter than its recorded ",
-                   size_, " bytes)");
+    return IoError("reading ", path_, ": ", bytes.size(), " bytes at offset ", offset, " where ",
+                   length, " were expected (the object is shorter than its recorded ", size_,
+                   " bytes)");
   }
   return bytes;
 }

@@ -29,8 +29,9 @@ std::vector<Result<bool>> ObjectStore::DeleteMany(const std::vector<std::string>
   std::vector<Result<bool>> outcomes(paths.size(), Result<bool>(false));
   const size_t workers =
       std::min<size_t>(kDeleteManyWorkers, 1 + paths.size() / kDeleteManyPathsPerWorker);
-  ParallelFor(static_cast<int64_t>(paths.size()), static_cast<int>(workers),
-              [&](int64_t i, int) { outcomes[static_cast<size_t>(i)] = Delete(paths[static_cast<size_t>(i)]); });
+  ParallelFor(static_cast<int64_t>(paths.size()), static_cast<int>(workers), [&](int64_t i, int) {
+    outcomes[static_cast<size_t>(i)] = Delete(paths[static_cast<size_t>(i)]);
+  });
   return outcomes;
 }
 

@@ -306,13 +306,14 @@ std::vector<Result<bool>> S3Store::DeleteMany(const std::vector<std::string>& pa
     }
   }
   const size_t chunks = (keyed.size() + kDeleteManyChunk - 1) / kDeleteManyChunk;
-  ParallelFor(static_cast<int64_t>(chunks), static_cast<int>(std::min<size_t>(chunks, kDeleteManyWorkers)),
+  ParallelFor(static_cast<int64_t>(chunks),
+              static_cast<int>(std::min<size_t>(chunks, kDeleteManyWorkers)),
               [&](int64_t chunk, int) {
-    const size_t c = static_cast<size_t>(chunk);
-    const size_t begin = c * kDeleteManyChunk;
-    const size_t end = std::min(keyed.size(), begin + kDeleteManyChunk);
-    DeleteChunk({keyed.data() + begin, end - begin}, outcomes);
-  });
+                const size_t c = static_cast<size_t>(chunk);
+                const size_t begin = c * kDeleteManyChunk;
+                const size_t end = std::min(keyed.size(), begin + kDeleteManyChunk);
+                DeleteChunk({keyed.data() + begin, end - begin}, outcomes);
+              });
   return outcomes;
 }
 

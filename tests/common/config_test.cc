@@ -78,8 +78,7 @@ TEST(EnvReaderTest, EveryErrorIsReportedAtOnce) {
   env.Integer("HOGLAKE_RETIREMENT_BATCH", 8000, 1, 100000);
   env.AddError("HOGLAKE_EMBEDDED_PG_SETTINGS", ": 'fsync' is not name=value");
   const std::string message = env.status().error().message;
-  EXPECT_NE(message.find("HOGLAKE_HYDRATOR_BATCH=0 is out of range (1..100000)"),
-            std::string::npos)
+  EXPECT_NE(message.find("HOGLAKE_HYDRATOR_BATCH=0 is out of range (1..100000)"), std::string::npos)
       << message;
   EXPECT_NE(message.find("HOGLAKE_RETIREMENT_BATCH='x' is not an integer"), std::string::npos)
       << message;
@@ -111,7 +110,8 @@ TEST(EnvironmentVariablesTest, SortedAndUnique) {
 
 // docs/operations.md has one table row per variable, with its default.
 TEST(EnvironmentVariablesTest, DocumentedInOperationsGuide) {
-  const std::string doc = ReadFile(std::filesystem::path(HOGLAKE_SOURCE_DIR) / "docs/operations.md");
+  const std::string doc =
+      ReadFile(std::filesystem::path(HOGLAKE_SOURCE_DIR) / "docs/operations.md");
   ASSERT_FALSE(doc.empty());
   std::set<std::string> documented;
   const std::regex row(R"(\n\| `((?:HOGLAKE|AWS)_[A-Z0-9_]+)` \| `([^`]*)` \|)");
@@ -139,8 +139,8 @@ TEST(EnvironmentVariablesTest, EveryNameInTheSourceIsListed) {
   for (const EnvVariable& v : EnvironmentVariables()) listed.emplace(v.name);
   const std::regex name(R"re("((?:HOGLAKE|AWS)_[A-Z0-9_]+)")re");
   int files = 0;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(std::filesystem::path(HOGLAKE_SOURCE_DIR) / "src")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::filesystem::path(HOGLAKE_SOURCE_DIR) / "src")) {
     const std::string ext = entry.path().extension().string();
     if (ext != ".cc" && ext != ".h") continue;
     ++files;

@@ -16,8 +16,7 @@ namespace {
 TEST(CoalesceRangesTest, MergesNeighboursWithinTheGapAndSize) {
   const std::vector<ByteRange> in = {{100, 10}, {0, 10}, {15, 5}, {30, 0}, {200, 50}};
   // Gap 5: [0,10) and [15,20) merge; [100,110) and [200,250) stay apart.
-  EXPECT_EQ(CoalesceRanges(in, 5, 1000),
-            (std::vector<ByteRange>{{0, 20}, {100, 10}, {200, 50}}));
+  EXPECT_EQ(CoalesceRanges(in, 5, 1000), (std::vector<ByteRange>{{0, 20}, {100, 10}, {200, 50}}));
   // Gap 100: everything up to 250 is one request.
   EXPECT_EQ(CoalesceRanges(in, 100, 1000), (std::vector<ByteRange>{{0, 250}}));
   // ... unless the merged request would pass the size bound.

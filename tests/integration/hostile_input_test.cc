@@ -213,23 +213,21 @@ TEST(HostileInputTest, InstanceTotalsPastInt64AreCappedNotLost) {
   server.Start(dir, {}, {{"HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", "100"}});
   ASSERT_TRUE(server.running());
   const std::string url = server.base_url();
-  ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs",
-                       R"({"name":"big","data_path":"s3://b/big/"})")
-                .status,
-            201);
-  ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs/big/namespaces", R"({"name":"ns"})").status,
-            201);
+  ASSERT_EQ(
+      CallServer(url, "POST", "/v1/catalogs", R"({"name":"big","data_path":"s3://b/big/"})").status,
+      201);
+  ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs/big/namespaces", R"({"name":"ns"})").status, 201);
   for (const char* table : {"t1", "t2"}) {
     ASSERT_EQ(CallServer(url, "POST", "/v1/catalogs/big/namespaces/ns/tables",
                          std::string(R"({"name":")") + table +
                              R"(","columns":[{"name":"v","type":"long"}]})")
                   .status,
               201);
-    const ApiResponse commit = CallServer(
-        url, "POST", "/v1/catalogs/big/commit",
-        std::string(R"({"appends":[{"namespace":"ns","table":")") + table +
-            R"(","files":[{"path":"s3://b/big/)" + table +
-            R"(.parquet","record_count":1,"file_size_bytes":9223372036854775000}]}]})");
+    const ApiResponse commit =
+        CallServer(url, "POST", "/v1/catalogs/big/commit",
+                   std::string(R"({"appends":[{"namespace":"ns","table":")") + table +
+                       R"(","files":[{"path":"s3://b/big/)" + table +
+                       R"(.parquet","record_count":1,"file_size_bytes":9223372036854775000}]}]})");
     ASSERT_EQ(commit.status, 200) << commit.body;
   }
   int64_t total = -1;

@@ -40,8 +40,8 @@ TEST(ServeConfigTest, EachInvalidVariableStopsServeNamingIt) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.assignment);
     const std::string log = dir + "/refused.log";
-    const std::string command = "env " + c.assignment + " timeout 60 " + bin + " serve --data-dir " +
-                                dir + "/data --listen 127.0.0.1:0 2>" + log;
+    const std::string command = "env " + c.assignment + " timeout 60 " + bin +
+                                " serve --data-dir " + dir + "/data --listen 127.0.0.1:0 2>" + log;
     const int rc = std::system(command.c_str());
     ASSERT_TRUE(WIFEXITED(rc));
     EXPECT_EQ(WEXITSTATUS(rc), 1);

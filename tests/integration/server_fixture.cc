@@ -123,10 +123,11 @@ void ServerEnvironment::SetUp() {
   // No background expiry/cleanup on the shared server: tests that set a
   // short retention then expire by hand must not race a loop tick. Tests of
   // the loops start servers of their own with fast cadences.
-  g_server.Start(g_data_dir, {},
-                 // The hydrator loop is on (its cadence is reported) but never
-                 // ticks during the run: hydrator tests count their own claims.
-                 {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "86400000"}});
+  g_server.Start(
+      g_data_dir, {},
+      // The hydrator loop is on (its cadence is reported) but never
+      // ticks during the run: hydrator tests count their own claims.
+      {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "86400000"}});
 }
 
 void ServerEnvironment::TearDown() {

@@ -75,7 +75,8 @@ TEST(ErrorResponseTest, StatusesFollowTheContractTable) {
 }
 
 TEST(ErrorResponseTest, TypedDetailsBecomeTheContractsMembers) {
-  Error e = MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ns.a and others since read_snapshot 7");
+  Error e =
+      MakeError(ErrorCode::kDdlSinceReadSnapshot, "DDL on ns.a and others since read_snapshot 7");
   e.detail.tables = {"ns.a", "ns.b"};
   e.detail.read_snapshot = 7;
   e.detail.re_prepare = true;

@@ -39,8 +39,7 @@ TEST(JsonBodyTest, TextThatIsNotUtf8IsRefusedNamingTheField) {
     Result<JsonObject> refused = JsonBody::ParseText(body);
     ASSERT_FALSE(refused.ok()) << body;
     EXPECT_EQ(refused.error().code, ErrorCode::kBadRequest);
-    EXPECT_NE(refused.error().message.find(message), std::string::npos)
-        << refused.error().message;
+    EXPECT_NE(refused.error().message.find(message), std::string::npos) << refused.error().message;
   }
   EXPECT_TRUE(JsonBody::ParseText("{\"a\":\"caf\xC3\xA9\"}").ok());
   // Other syntax errors say where they are too.

@@ -19,8 +19,9 @@ HttpResponse Call(const Router& router, const std::string& method, const std::st
 
 Router TwoApis() {
   Router router;
-  router.Add("GET", "/v1/catalogs/{catalog}",
-             [](HttpRequest&) -> Result<HttpResponse> { return NotFound("catalog 'x' not found"); });
+  router.Add("GET", "/v1/catalogs/{catalog}", [](HttpRequest&) -> Result<HttpResponse> {
+    return NotFound("catalog 'x' not found");
+  });
   router.Add(
       "GET", "/v1/query-runs/{id}",
       [](HttpRequest&) -> Result<HttpResponse> { return NotFound("query run 'q' not found"); },

@@ -61,8 +61,7 @@ TEST_F(ObjectSourceTest, EachReadOutsideWillReadIsOneRangedGet) {
 TEST_F(ObjectSourceTest, WillReadFetchesNearbyRangesInOneRequest) {
   auto source = *ObjectSource::Open(store_.get(), path_);
   // Three chunks within a few KB of each other, and one 3 MB away.
-  const std::vector<ByteRange> chunks = {
-      {4, 1000}, {1004, 5000}, {9000, 300}, {3 << 20, 2048}};
+  const std::vector<ByteRange> chunks = {{4, 1000}, {1004, 5000}, {9000, 300}, {3 << 20, 2048}};
   ASSERT_TRUE(source->WillRead(chunks).ok());
   EXPECT_EQ(source->requests(), 2);
   for (const ByteRange& c : chunks) {
@@ -84,7 +83,8 @@ TEST_F(ObjectSourceTest, AnObjectShorterThanRecordedIsAnError) {
   ASSERT_FALSE(status.ok());
   EXPECT_EQ(status.error().code, ErrorCode::kIoError);
   EXPECT_NE(status.error().message.find("shorter"), std::string::npos) << status.error().message;
-  EXPECT_FALSE(source->WillRead(std::vector<ByteRange>{{0, static_cast<int64_t>(bytes_.size()) + 20}}).ok());
+  EXPECT_FALSE(
+      source->WillRead(std::vector<ByteRange>{{0, static_cast<int64_t>(bytes_.size()) + 20}}).ok());
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "columnar/text/text_import.h"
 #include "columnar/text/csv.h"
+#include "columnar/text/text_import.h"
 #include "columnar/text/values.h"
 
 namespace hoglake::columnar::text {

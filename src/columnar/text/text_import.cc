@@ -13,11 +13,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "columnar/builder.h"
 #include "columnar/text/csv.h"
 #include "columnar/text/json.h"
 #include "columnar/text/values.h"
 #include "columnar/text/writers.h"
-#include "columnar/builder.h"
 
 namespace hoglake::columnar::text {
 namespace {

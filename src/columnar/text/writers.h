@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "columnar/text/json.h"
 #include "columnar/builder.h"
+#include "columnar/text/json.h"
 
 namespace hoglake::columnar::text::textimport {
 

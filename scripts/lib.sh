@@ -12,6 +12,7 @@ HOGLAKE_APT_PACKAGES=(
   flatbuffers-compiler libflatbuffers-dev
   rapidjson-dev
   libpq-dev postgresql-15
+  libpg-query-dev libprotobuf-c-dev
   libcpp-httplib-dev
   libzstd-dev libsnappy-dev zlib1g-dev liblz4-dev libbrotli-dev
   libssl-dev

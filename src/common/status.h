@@ -74,8 +74,12 @@ struct ErrorDetail {
   std::vector<std::string> tables;       // qualified "ns.table" names involved
   std::optional<int64_t> read_snapshot;  // the snapshot the request read at
   bool re_prepare = false;               // the client must re-read and prepare again
+  // The SQL engine's classification of a failed statement, as PostgreSQL's
+  // five-character SQLSTATE ("42P01" undefined table, "22012" division by
+  // zero; src/sql/sql_error.h names them); empty outside SQL.
+  std::string sqlstate;
 
-  bool empty() const { return tables.empty() && !read_snapshot && !re_prepare; }
+  bool empty() const { return tables.empty() && !read_snapshot && !re_prepare && sqlstate.empty(); }
 };
 
 struct Error {

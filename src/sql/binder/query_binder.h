@@ -1,0 +1,88 @@
+// Binds queries (SELECT blocks, set operations, VALUES, WITH) into logical
+// plans: FROM items resolved (lake tables through catalog::LakeTables at the
+// session's snapshot, CTEs, derived tables, joins with ON/USING/NATURAL),
+// WHERE, GROUP BY with aggregates and HAVING, the select list with `*`
+// expansion, DISTINCT [ON], ORDER BY (ordinals, output names, expressions),
+// LIMIT/OFFSET. Subqueries: [NOT] EXISTS and [NOT] IN as WHERE conjuncts
+// become semi/anti joins (correlated equality predicates become join
+// conditions); other uncorrelated subqueries are run once while binding,
+// as PostgreSQL's InitPlans are, and stand in the plan as constants.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "catalog/lake_tables.h"
+#include "common/status.h"
+#include "sql/binder/scope.h"
+#include "sql/parser/ast.h"
+#include "sql/planner/logical_plan.h"
+
+namespace hoglake::sql {
+
+struct BinderOptions {
+  catalog::LakeTables* tables = nullptr;
+  std::string default_catalog;
+  std::string default_schema;
+  catalog::SnapshotSelector at;
+  int64_t statement_time_micros = 0;
+  // Runs a plan to completion and returns its rows (uncorrelated subqueries).
+  std::function<Result<std::vector<std::vector<Value>>>(const LogicalOpPtr&)> run_plan;
+};
+
+class QueryBinder {
+ public:
+  explicit QueryBinder(BinderOptions options) : options_(std::move(options)) {}
+
+  // A whole query; `outer` is the enclosing scope for correlated subqueries.
+  Result<LogicalOpPtr> BindQuery(const ast::QueryNode& query, const Scope* outer = nullptr);
+
+  struct FromResult {
+    LogicalOpPtr plan;
+    Scope scope;
+  };
+
+ private:
+  struct Cte {
+    LogicalOpPtr plan;
+    std::vector<std::string> names;
+  };
+
+  Result<LogicalOpPtr> BindSelect(const ast::QueryNode& query, const Scope* outer);
+  Result<LogicalOpPtr> BindSetOperation(const ast::QueryNode& query, const Scope* outer);
+  Result<LogicalOpPtr> BindValues(const ast::QueryNode& query);
+  Result<LogicalOpPtr> ApplyOrderLimit(const ast::QueryNode& query, LogicalOpPtr plan);
+
+  Result<FromResult> BindFrom(const std::vector<ast::TableRefPtr>& from, const ast::Expr* where,
+                              const Scope* outer);
+  Result<FromResult> BindTableRef(const ast::TableRef& ref, const Scope* outer);
+  Result<FromResult> BindBaseTable(const ast::BaseTableRef& ref);
+  Result<FromResult> BindJoin(const ast::JoinRef& ref, const Scope* outer);
+
+  // WHERE conjuncts holding subqueries, applied as semi/anti joins.
+  Result<LogicalOpPtr> ApplySubqueryConjunct(const ast::Expr& conjunct, LogicalOpPtr plan,
+                                             const Scope& scope);
+  // An uncorrelated subquery in an expression, run now.
+  Result<BoundExprPtr> BindSubqueryValue(const ast::Subquery& subquery, const Scope& scope);
+
+  BinderOptions options_;
+  std::vector<std::map<std::string, Cte>> ctes_;
+};
+
+// Logical plan helpers shared by the binder and the optimizer.
+LogicalOpPtr MakeProject(LogicalOpPtr child, std::vector<BoundExprPtr> exprs,
+                         std::vector<std::string> names);
+LogicalOpPtr MakeFilter(LogicalOpPtr child, BoundExprPtr predicate);
+// Splits AND trees into conjuncts.
+void SplitConjuncts(const BoundExprPtr& expr, std::vector<BoundExprPtr>* out);
+BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts);
+// The expression with every column index i replaced by map[i] (and, for
+// indices ≥ shift_from, shifted by `shift`); outer refs become plain columns
+// when `outer_to_inner` is set.
+BoundExprPtr RemapColumns(const BoundExprPtr& expr, const std::function<int(int, bool)>& map);
+// Column indices an expression reads (this level only).
+void CollectColumns(const BoundExpr& expr, std::vector<int>* out, bool outer_refs = false);
+
+}  // namespace hoglake::sql

@@ -1,0 +1,135 @@
+#include "sql/engine.h"
+
+#include <chrono>
+
+#include "columnar/builder.h"
+#include "sql/binder/query_binder.h"
+#include "sql/execution/operator.h"
+#include "sql/optimizer/column_pruning.h"
+#include "sql/parser/parser.h"
+#include "sql/sql_error.h"
+
+namespace hoglake::sql {
+namespace {
+
+int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+QueryResult TextResult(const std::string& column, const std::string& text) {
+  QueryResult result;
+  result.columns.push_back(ResultColumn{column, SqlType::Of(SqlTypeId::kText)});
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields.push_back(columnar::Field{column, columnar::Utf8(), true, {}});
+  result.schema = schema;
+  columnar::BinaryBuilder lines(columnar::Utf8());
+  int64_t n = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.Append(std::string_view(text).substr(start, end - start));
+    ++n;
+    start = end + 1;
+  }
+  columnar::RecordBatch batch;
+  batch.schema = schema;
+  batch.num_rows = n;
+  batch.columns.push_back(*lines.Finish());
+  result.batches.push_back(std::move(batch));
+  return result;
+}
+
+}  // namespace
+
+int64_t QueryResult::num_rows() const {
+  int64_t n = 0;
+  for (const auto& b : batches) n += b.num_rows;
+  return n;
+}
+
+Session::Session(SessionOptions options)
+    : options_(std::move(options)), stores_(MakeStoreResolver(options_.s3)) {}
+
+Session::~Session() = default;
+
+void Session::Cancel() { cancelled_ = true; }
+
+Result<QueryResult> Session::Execute(std::string_view sql) {
+  cancelled_ = false;
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, ParseSql(sql));
+  if (statements.empty()) {
+    return SqlError(SqlErrorKind::kSyntaxError, "empty query: there is no statement to run");
+  }
+  if (statements.size() > 1) {
+    return SqlError(SqlErrorKind::kFeatureNotSupported, "run one statement at a time (got ",
+                    statements.size(), ")");
+  }
+  const ast::Statement& statement = statements[0];
+  if (statement.kind == ast::StatementKind::kOther) {
+    return SqlError(SqlErrorKind::kWrongObjectType, statement.other_tag,
+                    " is not supported: hoglake SQL runs queries (SELECT, VALUES, WITH, EXPLAIN)");
+  }
+
+  auto make_context = [&]() {
+    auto ctx = std::make_unique<ExecContext>();
+    ctx->cancelled = &cancelled_;
+    ctx->memory_budget_bytes = options_.memory_budget_bytes;
+    ctx->stores = stores_.get();
+    ctx->threads = options_.threads;
+    return ctx;
+  };
+
+  BinderOptions binder_options;
+  binder_options.tables = options_.tables;
+  binder_options.default_catalog = options_.default_catalog;
+  binder_options.default_schema = options_.default_schema;
+  binder_options.at = options_.at;
+  binder_options.statement_time_micros = NowMicros();
+  binder_options.run_plan =
+      [&](const LogicalOpPtr& plan) -> Result<std::vector<std::vector<Value>>> {
+    std::unique_ptr<ExecContext> ctx = make_context();
+    HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr pruned, PruneColumns(plan));
+    HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*pruned, *ctx));
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op));
+    std::vector<std::vector<Value>> rows;
+    for (const columnar::RecordBatch& b : batches) {
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        std::vector<Value> row;
+        for (size_t c = 0; c < pruned->output.size(); ++c) {
+          row.push_back(ValueAt(*b.columns[c], r, pruned->output[c].type));
+        }
+        rows.push_back(std::move(row));
+      }
+    }
+    return rows;
+  };
+  QueryBinder binder(binder_options);
+  HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr plan, binder.BindQuery(*statement.query));
+  HOGLAKE_ASSIGN_OR_RETURN(plan, PruneColumns(plan));
+
+  if (statement.kind == ast::StatementKind::kExplain && !statement.explain_analyze) {
+    return TextResult("QUERY PLAN", plan->ToString());
+  }
+  std::unique_ptr<ExecContext> ctx = make_context();
+  HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*plan, *ctx));
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op));
+  if (statement.kind == ast::StatementKind::kExplain) {
+    std::string text;
+    op->Render(0, &text);
+    return TextResult("QUERY PLAN", text);
+  }
+  QueryResult result;
+  for (const OutputColumn& c : plan->output) {
+    SqlType type = c.type.id == SqlTypeId::kUnknown ? SqlType::Of(SqlTypeId::kText) : c.type;
+    result.columns.push_back(ResultColumn{c.name, type});
+  }
+  result.schema = OutputSchema(plan->output);
+  for (columnar::RecordBatch& b : batches) b.schema = result.schema;
+  result.batches = std::move(batches);
+  return result;
+}
+
+}  // namespace hoglake::sql

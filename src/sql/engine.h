@@ -1,0 +1,80 @@
+// The SQL engine's facade: a Session runs one PostgreSQL-dialect statement
+// at a time over the lake and returns its result schema and batches.
+//
+//   sql::SessionOptions options;
+//   options.tables = lake_tables.get();          // catalog::LakeTables
+//   options.default_catalog = "main";
+//   options.default_schema = "public";
+//   sql::Session session(options);
+//   auto result = session.Execute("SELECT count(*) FROM orders");
+//
+// Names: catalog.schema.table; shorter names use the session's default
+// catalog and schema. Reads see one snapshot per table (the head when the
+// statement starts, or options.at). Only queries run: any other statement
+// fails with 42809 naming it. EXPLAIN returns the optimized plan as text in
+// a one-column result; EXPLAIN ANALYZE runs the query and reports each
+// operator's rows and time (scans: files, row groups and bytes read).
+//
+// Errors carry an SQLSTATE (sql_error.h). Execute may be called from any
+// thread; a Session runs one statement at a time. Cancel() from another
+// thread stops the running statement within a batch (57014).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog/lake_tables.h"
+#include "columnar/array.h"
+#include "common/status.h"
+#include "sql/types/sql_type.h"
+#include "storage/s3_config.h"
+
+namespace hoglake::sql {
+
+class StoreResolver;
+
+struct SessionOptions {
+  catalog::LakeTables* tables = nullptr;  // must outlive the session
+  std::string default_catalog;
+  std::string default_schema = "public";
+  catalog::SnapshotSelector at;  // empty: each statement reads the head
+  int threads = 0;               // decoding threads; 0 = the machine's
+  int64_t memory_budget_bytes = int64_t{2} << 30;
+  S3Config s3;  // for s3:// data files
+};
+
+struct ResultColumn {
+  std::string name;
+  SqlType type;
+};
+
+struct QueryResult {
+  std::vector<ResultColumn> columns;
+  columnar::SchemaPtr schema;  // the batches' schema (carrier types)
+  std::vector<columnar::RecordBatch> batches;
+  int64_t num_rows() const;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  Result<QueryResult> Execute(std::string_view sql);
+  // Stops the statement running now (if any) at its next batch boundary.
+  void Cancel();
+
+  const SessionOptions& options() const { return options_; }
+
+ private:
+  SessionOptions options_;
+  std::unique_ptr<StoreResolver> stores_;
+  std::atomic<bool> cancelled_{false};
+};
+
+}  // namespace hoglake::sql

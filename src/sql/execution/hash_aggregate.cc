@@ -1,0 +1,337 @@
+// Hash aggregation: GROUP BY keys (NULLs form one group) with the
+// aggregates of aggregate_function.h, DISTINCT aggregates and FILTER.
+// Without keys it returns exactly one row, even over no input. Sums are
+// exact (128-bit) for integers and numerics; overflow past the result type
+// is an error, as in PostgreSQL.
+#include <cmath>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "columnar/builder.h"
+#include "sql/execution/expression_evaluator.h"
+#include "sql/execution/operators.h"
+#include "sql/execution/row_key.h"
+#include "sql/function/aggregate_function.h"
+#include "sql/function/compare_values.h"
+#include "sql/sql_error.h"
+#include "sql/types/value_text.h"
+
+namespace hoglake::sql {
+namespace {
+
+using columnar::ArrayData;
+using columnar::ArrayPtr;
+
+struct AggState {
+  int64_t count = 0;
+  bool has = false;
+  __int128 isum = 0;  // integers and numerics (unscaled)
+  __int128 sq = 0;    // sum of squares (variance of integers/numerics)
+  double dsum = 0;    // floats
+  double mean = 0;    // Welford (variance of floats)
+  double m2 = 0;
+  bool b = false;
+  Value extreme;  // min/max
+};
+
+Error NumericOverflow() {
+  return SqlError(SqlErrorKind::kNumericValueOutOfRange,
+                  "numeric value exceeds 38 digits of precision");
+}
+
+__int128 LoadUnscaled(const ArrayData& a, int64_t i, const SqlType& t) {
+  switch (t.id) {
+    case SqlTypeId::kSmallint:
+      return a.values<int16_t>()[i];
+    case SqlTypeId::kInteger:
+      return a.values<int32_t>()[i];
+    case SqlTypeId::kBigint:
+      return a.values<int64_t>()[i];
+    default: {
+      __int128 v;
+      std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
+      return v;
+    }
+  }
+}
+
+double LoadDouble(const ArrayData& a, int64_t i, const SqlType& t) {
+  return t.id == SqlTypeId::kReal ? a.values<float>()[i] : a.values<double>()[i];
+}
+
+int CompareExtreme(const Value& a, const Value& b) {
+  switch (a.type.id) {
+    case SqlTypeId::kReal:
+    case SqlTypeId::kDouble: {
+      bool na = std::isnan(a.d), nb = std::isnan(b.d);
+      if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+      return a.d < b.d ? -1 : (a.d > b.d ? 1 : 0);
+    }
+    case SqlTypeId::kNumeric:
+      return a.n < b.n ? -1 : (a.n > b.n ? 1 : 0);
+    case SqlTypeId::kInterval:
+    case SqlTypeId::kText:
+    case SqlTypeId::kBytea:
+    case SqlTypeId::kUuid:
+    case SqlTypeId::kUnknown: {
+      int c = a.s.compare(b.s);
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    default:
+      return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+  }
+}
+
+Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int64_t row) {
+  AggregateKind kind = agg.function->kind;
+  if (kind == AggregateKind::kCountStar) {
+    ++st.count;
+    return Status::Ok();
+  }
+  if (arg->IsNull(row)) return Status::Ok();
+  const SqlType& t = agg.args[0]->type;
+  ++st.count;
+  st.has = true;
+  switch (kind) {
+    case AggregateKind::kCount:
+    case AggregateKind::kCountStar:
+      break;
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+      if (t.is_float()) {
+        st.dsum += LoadDouble(*arg, row, t);
+      } else if (__builtin_add_overflow(st.isum, LoadUnscaled(*arg, row, t), &st.isum)) {
+        return NumericOverflow();
+      }
+      break;
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
+    case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop:
+      if (t.is_float()) {
+        double x = LoadDouble(*arg, row, t);
+        double delta = x - st.mean;
+        st.mean += delta / static_cast<double>(st.count);
+        st.m2 += delta * (x - st.mean);
+      } else {
+        __int128 x = LoadUnscaled(*arg, row, t), x2;
+        if (__builtin_mul_overflow(x, x, &x2) || __builtin_add_overflow(st.sq, x2, &st.sq) ||
+            __builtin_add_overflow(st.isum, x, &st.isum)) {
+          return NumericOverflow();
+        }
+      }
+      break;
+    case AggregateKind::kMin:
+    case AggregateKind::kMax: {
+      Value v = ValueAt(*arg, row, t);
+      if (st.count == 1) {
+        st.extreme = std::move(v);
+      } else {
+        int c = CompareExtreme(v, st.extreme);
+        if (kind == AggregateKind::kMin ? c < 0 : c > 0) st.extreme = std::move(v);
+      }
+      break;
+    }
+    case AggregateKind::kBoolAnd:
+      st.b = st.count == 1 ? arg->GetBool(row) : (st.b && arg->GetBool(row));
+      break;
+    case AggregateKind::kBoolOr:
+      st.b = st.count == 1 ? arg->GetBool(row) : (st.b || arg->GetBool(row));
+      break;
+  }
+  return Status::Ok();
+}
+
+Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
+  AggregateKind kind = agg.function->kind;
+  const SqlType& out = agg.type;
+  if (kind == AggregateKind::kCount || kind == AggregateKind::kCountStar) {
+    return Value::Integer(SqlTypeId::kBigint, st.count);
+  }
+  if (!st.has) return Value::Null(out);
+  const SqlType& in = agg.args[0]->type;
+  switch (kind) {
+    case AggregateKind::kSum:
+      if (out.is_float()) return Value::Double(out.id, st.dsum);
+      if (out.id == SqlTypeId::kBigint) {
+        if (st.isum > INT64_MAX || st.isum < INT64_MIN) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "bigint out of range");
+        }
+        return Value::Integer(SqlTypeId::kBigint, static_cast<int64_t>(st.isum));
+      }
+      if (st.isum >= PowerOfTen(38) || st.isum <= -PowerOfTen(38)) return NumericOverflow();
+      return Value::Numeric(-1, out.scale, st.isum);
+    case AggregateKind::kAvg: {
+      if (out.is_float()) return Value::Double(out.id, st.dsum / static_cast<double>(st.count));
+      __int128 q;
+      int scale_in = in.id == SqlTypeId::kNumeric ? in.scale : 0;
+      if (!DivideDecimal(st.isum, scale_in, st.count, 0, out.scale, &q)) return NumericOverflow();
+      return Value::Numeric(-1, out.scale, q);
+    }
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
+    case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop: {
+      bool samp = kind == AggregateKind::kVarSamp || kind == AggregateKind::kStddevSamp;
+      bool root = kind == AggregateKind::kStddevSamp || kind == AggregateKind::kStddevPop;
+      if (samp && st.count < 2) return Value::Null(out);
+      int64_t n = st.count;
+      if (out.is_float()) {
+        double var = st.m2 / static_cast<double>(samp ? n - 1 : n);
+        return Value::Double(out.id, root ? std::sqrt(var) : var);
+      }
+      // var = (n·Σx² − (Σx)²) / (n·(n − 1) or n²), Σx² at scale 2s.
+      int s = in.id == SqlTypeId::kNumeric ? in.scale : 0;
+      __int128 a, b, num;
+      if (__builtin_mul_overflow(static_cast<__int128>(n), st.sq, &a) ||
+          __builtin_mul_overflow(st.isum, st.isum, &b) || __builtin_sub_overflow(a, b, &num)) {
+        return NumericOverflow();
+      }
+      __int128 den = static_cast<__int128>(n) * (samp ? n - 1 : n);
+      __int128 var;
+      if (!DivideDecimal(num, 2 * s, den, 0, out.scale, &var)) return NumericOverflow();
+      if (!root) return Value::Numeric(-1, out.scale, var);
+      long double v = static_cast<long double>(var) / static_cast<long double>(PowerOfTen(out.scale));
+      long double r = std::sqrt(v) * static_cast<long double>(PowerOfTen(out.scale));
+      return Value::Numeric(-1, out.scale, static_cast<__int128>(std::llroundl(r)));
+    }
+    case AggregateKind::kMin:
+    case AggregateKind::kMax: {
+      Value v = st.extreme;
+      v.type = out;
+      return v;
+    }
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+      return Value::Boolean(st.b);
+    default:
+      return Internal("aggregate kind");
+  }
+}
+
+class HashAggregateOperator : public PhysicalOperator {
+ public:
+  HashAggregateOperator(const LogicalOp& plan, ExecContext& ctx, Children children)
+      : PhysicalOperator(plan), ctx_(ctx) {
+    children_ = std::move(children);
+    for (const BoundExprPtr& key : plan.group_keys) key_types_.push_back(key->type);
+    states_.resize(plan.aggregates.size());
+    distinct_seen_.resize(plan.aggregates.size());
+  }
+  ~HashAggregateOperator() override { ctx_.Release(held_); }
+
+ protected:
+  Result<std::optional<columnar::RecordBatch>> NextImpl() override {
+    if (done_) return EndOfStream();
+    done_ = true;
+    for (const BoundExprPtr& key : plan_.group_keys) {
+      key_builders_.push_back(columnar::MakeBuilder(CarrierType(key->type)));
+    }
+    while (true) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+      HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> batch, children_[0]->Next());
+      if (!batch) break;
+      HOGLAKE_RETURN_IF_ERROR(Consume(*batch));
+    }
+    if (plan_.group_keys.empty() && groups_ == 0) {
+      groups_ = 1;
+      for (auto& s : states_) s.resize(1);
+    }
+    std::vector<ArrayPtr> columns;
+    for (auto& builder : key_builders_) {
+      HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr keys, builder->Finish());
+      columns.push_back(keys);
+    }
+    for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+      const BoundAggregate& agg = plan_.aggregates[a];
+      std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(CarrierType(agg.type));
+      for (int64_t g = 0; g < groups_; ++g) {
+        HOGLAKE_ASSIGN_OR_RETURN(Value v, Finalize(agg, states_[a][g]));
+        HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), v));
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr column, builder->Finish());
+      columns.push_back(column);
+    }
+    if (groups_ == 0) return EndOfStream();
+    return Emit(MakeBatch(std::move(columns), groups_));
+  }
+
+ private:
+  Status Consume(const columnar::RecordBatch& batch) {
+    std::vector<ArrayPtr> keys;
+    for (const BoundExprPtr& key : plan_.group_keys) {
+      HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr k, Evaluate(*key, batch));
+      keys.push_back(std::move(k));
+    }
+    std::vector<ArrayPtr> args(plan_.aggregates.size());
+    std::vector<ArrayPtr> filters(plan_.aggregates.size());
+    for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+      const BoundAggregate& agg = plan_.aggregates[a];
+      if (!agg.args.empty()) {
+        HOGLAKE_ASSIGN_OR_RETURN(args[a], Evaluate(*agg.args[0], batch));
+      }
+      if (agg.filter) {
+        HOGLAKE_ASSIGN_OR_RETURN(filters[a], Evaluate(*agg.filter, batch));
+      }
+    }
+    std::vector<int64_t> group_of(batch.num_rows);
+    std::string key;
+    int64_t added = 0;
+    for (int64_t i = 0; i < batch.num_rows; ++i) {
+      key.clear();
+      AppendRowKey(keys, key_types_, i, &key);
+      auto [it, inserted] = groups_by_key_.try_emplace(key, groups_);
+      if (inserted) {
+        for (size_t k = 0; k < keys.size(); ++k) {
+          HOGLAKE_RETURN_IF_ERROR(
+              AppendValue(key_builders_[k].get(), ValueAt(*keys[k], i, key_types_[k])));
+        }
+        ++groups_;
+        for (auto& s : states_) s.resize(groups_);
+        added += static_cast<int64_t>(key.size()) + 64 +
+                 static_cast<int64_t>(states_.size() * sizeof(AggState));
+      }
+      group_of[i] = it->second;
+    }
+    if (added > 0) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(added));
+      held_ += added;
+    }
+    std::string distinct_key;
+    for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
+      const BoundAggregate& agg = plan_.aggregates[a];
+      const ArrayData* arg = args[a] ? args[a].get() : nullptr;
+      for (int64_t i = 0; i < batch.num_rows; ++i) {
+        if (filters[a] && !(filters[a]->IsValid(i) && filters[a]->GetBool(i))) continue;
+        if (agg.distinct) {
+          if (arg->IsNull(i)) continue;
+          distinct_key.assign(reinterpret_cast<const char*>(&group_of[i]), 8);
+          AppendRowKey({args[a]}, {agg.args[0]->type}, i, &distinct_key);
+          if (!distinct_seen_[a].insert(distinct_key).second) continue;
+        }
+        HOGLAKE_RETURN_IF_ERROR(Update(agg, states_[a][group_of[i]], arg, i));
+      }
+    }
+    return Status::Ok();
+  }
+
+  ExecContext& ctx_;
+  bool done_ = false;
+  std::vector<SqlType> key_types_;
+  std::vector<std::unique_ptr<columnar::ArrayBuilder>> key_builders_;
+  std::unordered_map<std::string, int64_t> groups_by_key_;
+  int64_t groups_ = 0;
+  std::vector<std::vector<AggState>> states_;
+  std::vector<std::unordered_set<std::string>> distinct_seen_;
+  int64_t held_ = 0;
+};
+
+}  // namespace
+
+Result<OperatorPtr> MakeAggregateOperator(const LogicalOp& plan, ExecContext& ctx,
+                                          Children children) {
+  return OperatorPtr(new HashAggregateOperator(plan, ctx, std::move(children)));
+}
+
+}  // namespace hoglake::sql

@@ -1,0 +1,119 @@
+#include "sql/execution/operator.h"
+
+#include "sql/execution/operators.h"
+#include "sql/sql_error.h"
+
+namespace hoglake::sql {
+
+Status ExecContext::CheckCancelled() const {
+  if (cancelled != nullptr && cancelled->load(std::memory_order_relaxed)) {
+    return SqlError(SqlErrorKind::kQueryCanceled, "canceling statement due to user request");
+  }
+  return Status::Ok();
+}
+
+Status ExecContext::Reserve(int64_t bytes) {
+  int64_t now = memory_used.fetch_add(bytes) + bytes;
+  if (now > memory_budget_bytes) {
+    memory_used.fetch_sub(bytes);
+    return SqlError(SqlErrorKind::kOutOfMemory, "query needs more than its memory budget of ",
+                    memory_budget_bytes >> 20, " MiB (HOGLAKE_QUERY_MEMORY_MB)");
+  }
+  return Status::Ok();
+}
+
+columnar::SchemaPtr OutputSchema(const std::vector<OutputColumn>& output) {
+  auto schema = std::make_shared<columnar::Schema>();
+  for (const OutputColumn& column : output) {
+    schema->fields.push_back(columnar::Field{column.name, CarrierType(column.type), true, {}});
+  }
+  return schema;
+}
+
+PhysicalOperator::PhysicalOperator(const LogicalOp& plan)
+    : plan_(plan), schema_(OutputSchema(plan.output)) {}
+
+Result<std::optional<columnar::RecordBatch>> PhysicalOperator::Next() {
+  auto start = std::chrono::steady_clock::now();
+  auto result = NextImpl();
+  time_ += std::chrono::steady_clock::now() - start;
+  if (result.ok() && result->has_value()) {
+    rows_out_ += (*result)->num_rows;
+    ++batches_out_;
+  }
+  return result;
+}
+
+columnar::RecordBatch PhysicalOperator::MakeBatch(std::vector<columnar::ArrayPtr> columns,
+                                                  int64_t rows) const {
+  columnar::RecordBatch batch;
+  batch.schema = schema_;
+  batch.num_rows = rows;
+  batch.columns = std::move(columns);
+  return batch;
+}
+
+std::string PhysicalOperator::Describe() const {
+  std::string line = plan_.ToString(0);
+  if (!line.empty() && line.back() == '\n') line.pop_back();
+  // Only the operator's own line (ToString renders the subtree).
+  size_t nl = line.find('\n');
+  if (nl != std::string::npos) line.resize(nl);
+  double ms = std::chrono::duration<double, std::milli>(time_).count();
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), " (actual rows=%lld time=%.3f ms)",
+                static_cast<long long>(rows_out_), ms);
+  return line + buf;
+}
+
+void PhysicalOperator::Render(int depth, std::string* out) const {
+  out->append(static_cast<size_t>(depth) * 2, ' ');
+  *out += Describe();
+  *out += "\n";
+  for (const auto& child : children_) child->Render(depth + 1, out);
+}
+
+Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op) {
+  std::vector<columnar::RecordBatch> batches;
+  while (true) {
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> batch, op.Next());
+    if (!batch) break;
+    batches.push_back(std::move(*batch));
+  }
+  return batches;
+}
+
+Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, ExecContext& ctx) {
+  std::vector<std::unique_ptr<PhysicalOperator>> children;
+  for (const LogicalOpPtr& child : plan.children) {
+    HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*child, ctx));
+    children.push_back(std::move(op));
+  }
+  switch (plan.kind) {
+    case LogicalKind::kScan:
+      return MakeScanOperator(plan, ctx);
+    case LogicalKind::kValues:
+      return MakeValuesOperator(plan, ctx);
+    case LogicalKind::kFilter:
+      return MakeFilterOperator(plan, ctx, std::move(children));
+    case LogicalKind::kProject:
+      return MakeProjectOperator(plan, ctx, std::move(children));
+    case LogicalKind::kAggregate:
+      return MakeAggregateOperator(plan, ctx, std::move(children));
+    case LogicalKind::kJoin:
+      return MakeJoinOperator(plan, ctx, std::move(children));
+    case LogicalKind::kSort:
+      return MakeSortOperator(plan, ctx, std::move(children));
+    case LogicalKind::kLimit:
+      return MakeLimitOperator(plan, ctx, std::move(children));
+    case LogicalKind::kDistinct:
+      return MakeDistinctOperator(plan, ctx, std::move(children));
+    case LogicalKind::kUnion:
+      return MakeUnionOperator(plan, ctx, std::move(children));
+    case LogicalKind::kSetOp:
+      return MakeSetOpOperator(plan, ctx, std::move(children));
+  }
+  return Internal("unknown logical operator");
+}
+
+}  // namespace hoglake::sql

@@ -1,0 +1,109 @@
+// Physical operators: the pull-based batch iterators a plan runs as. Each
+// Next() returns the next non-empty batch of the operator's output, or
+// nullopt at the end. Pipeline breakers (aggregate, join build, sort,
+// distinct) consume their input on the first call.
+//
+// ExecContext carries what every operator of one run shares: the
+// cancellation flag (checked between batches; a cancelled run fails with
+// 57014), the memory budget (bytes held by breakers; exceeding it fails with
+// 53200 naming the budget) and the object stores the scans read through.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "columnar/array.h"
+#include "common/status.h"
+#include "sql/planner/logical_plan.h"
+#include "storage/object_store.h"
+
+namespace hoglake::sql {
+
+// Opens (and caches) the object store that serves a file path.
+class StoreResolver {
+ public:
+  virtual ~StoreResolver() = default;
+  virtual Result<ObjectStore*> StoreFor(std::string_view path) = 0;
+};
+
+// Stores by scheme root (file:/// or s3://bucket), opened on first use with
+// the S3 settings given.
+std::unique_ptr<StoreResolver> MakeStoreResolver(S3Config s3 = {});
+
+struct ScanCounters {
+  std::atomic<int64_t> files_total{0};
+  std::atomic<int64_t> files_pruned{0};
+  std::atomic<int64_t> row_groups_total{0};
+  std::atomic<int64_t> row_groups_pruned{0};
+  std::atomic<int64_t> bytes_read{0};
+};
+
+struct ExecContext {
+  const std::atomic<bool>* cancelled = nullptr;
+  int64_t memory_budget_bytes = int64_t{1} << 30;
+  std::atomic<int64_t> memory_used{0};
+  StoreResolver* stores = nullptr;
+  int threads = 0;  // 0: the machine's
+
+  // Fails with 57014 once the run is cancelled.
+  Status CheckCancelled() const;
+  // Accounts `bytes` more held by an operator; 53200 past the budget.
+  Status Reserve(int64_t bytes);
+  void Release(int64_t bytes) { memory_used -= bytes; }
+};
+
+using MaybeBatch = std::optional<columnar::RecordBatch>;
+// NextImpl's two outcomes, spelled once.
+inline Result<MaybeBatch> EndOfStream() { return MaybeBatch(); }
+inline Result<MaybeBatch> Emit(columnar::RecordBatch batch) { return MaybeBatch(std::move(batch)); }
+inline Result<MaybeBatch> Emit(MaybeBatch batch) { return batch; }
+
+class PhysicalOperator {
+ public:
+  explicit PhysicalOperator(const LogicalOp& plan);
+  virtual ~PhysicalOperator() = default;
+  PhysicalOperator(const PhysicalOperator&) = delete;
+  PhysicalOperator& operator=(const PhysicalOperator&) = delete;
+
+  // The next batch (never empty), or nullopt when done; timed and counted.
+  Result<std::optional<columnar::RecordBatch>> Next();
+
+  const columnar::SchemaPtr& schema() const { return schema_; }
+  const std::vector<std::unique_ptr<PhysicalOperator>>& children() const { return children_; }
+
+  // EXPLAIN ANALYZE: this operator's line with actual rows and time.
+  virtual std::string Describe() const;
+  void Render(int depth, std::string* out) const;
+
+ protected:
+  virtual Result<std::optional<columnar::RecordBatch>> NextImpl() = 0;
+  // A batch of this operator's schema over `columns`.
+  columnar::RecordBatch MakeBatch(std::vector<columnar::ArrayPtr> columns, int64_t rows) const;
+
+  const LogicalOp& plan_;
+  columnar::SchemaPtr schema_;
+  std::vector<std::unique_ptr<PhysicalOperator>> children_;
+  int64_t rows_out_ = 0;
+  int64_t batches_out_ = 0;
+  std::chrono::nanoseconds time_{0};
+};
+
+// The operator tree for `plan`.
+Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, ExecContext& ctx);
+
+// Every batch of `op` until the end.
+Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op);
+
+// The columnar schema of a plan's output (carrier types, nullable).
+columnar::SchemaPtr OutputSchema(const std::vector<OutputColumn>& output);
+
+}  // namespace hoglake::sql

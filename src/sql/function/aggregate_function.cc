@@ -1,0 +1,131 @@
+#include "sql/function/aggregate_function.h"
+
+#include "sql/function/cast.h"
+#include "sql/sql_error.h"
+
+namespace hoglake::sql {
+namespace {
+
+const AggregateFunction kAggregates[] = {
+    {"count", AggregateKind::kCount},
+    {"sum", AggregateKind::kSum},
+    {"avg", AggregateKind::kAvg},
+    {"min", AggregateKind::kMin},
+    {"max", AggregateKind::kMax},
+    {"bool_and", AggregateKind::kBoolAnd},
+    {"every", AggregateKind::kBoolAnd},
+    {"bool_or", AggregateKind::kBoolOr},
+    {"var_samp", AggregateKind::kVarSamp},
+    {"variance", AggregateKind::kVarSamp},
+    {"var_pop", AggregateKind::kVarPop},
+    {"stddev_samp", AggregateKind::kStddevSamp},
+    {"stddev", AggregateKind::kStddevSamp},
+    {"stddev_pop", AggregateKind::kStddevPop},
+};
+
+const AggregateFunction kCountStarFunction{"count", AggregateKind::kCountStar};
+
+Error NoAggregate(std::string_view name, const std::vector<BoundExprPtr>& args) {
+  std::string list;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) list += ", ";
+    list += PgTypeName(args[i]->type);
+  }
+  return SqlError(SqlErrorKind::kUndefinedFunction, "function ", name, "(", list,
+                  ") does not exist");
+}
+
+}  // namespace
+
+bool IsAggregateName(std::string_view name) {
+  for (const AggregateFunction& f : kAggregates) {
+    if (f.name == name) return true;
+  }
+  return false;
+}
+
+Result<BoundAggregate> BindAggregate(std::string_view name, std::vector<BoundExprPtr> args,
+                                     bool star) {
+  BoundAggregate agg;
+  agg.name = std::string(name);
+  if (star) {
+    if (name != "count") {
+      return SqlError(SqlErrorKind::kSyntaxError, name, "(*) is only valid for count");
+    }
+    agg.function = &kCountStarFunction;
+    agg.type = SqlType::Of(SqlTypeId::kBigint);
+    return agg;
+  }
+  const AggregateFunction* f = nullptr;
+  for (const AggregateFunction& candidate : kAggregates) {
+    if (candidate.name == name) f = &candidate;
+  }
+  if (f == nullptr || args.size() != 1) return NoAggregate(name, args);
+  agg.function = f;
+  BoundExprPtr arg = args[0];
+  SqlType t = arg->type;
+  switch (f->kind) {
+    case AggregateKind::kCount:
+      agg.type = SqlType::Of(SqlTypeId::kBigint);
+      break;
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
+    case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop: {
+      if (t.id == SqlTypeId::kUnknown) {
+        HOGLAKE_ASSIGN_OR_RETURN(arg, BindCast(arg, SqlType::Of(SqlTypeId::kDouble), false));
+        t = arg->type;
+      }
+      if (!t.is_numeric_kind()) {
+        if (f->kind == AggregateKind::kSum && t.id == SqlTypeId::kInterval) {
+          return SqlError(SqlErrorKind::kFeatureNotSupported, "sum(interval) is not supported");
+        }
+        return NoAggregate(name, {arg});
+      }
+      if (f->kind == AggregateKind::kSum) {
+        if (t.id == SqlTypeId::kSmallint || t.id == SqlTypeId::kInteger) {
+          agg.type = SqlType::Of(SqlTypeId::kBigint);
+        } else if (t.id == SqlTypeId::kBigint) {
+          agg.type = SqlType::Numeric(-1, 0);
+        } else if (t.id == SqlTypeId::kNumeric) {
+          agg.type = SqlType::Numeric(-1, t.scale);
+        } else {
+          agg.type = t;
+        }
+      } else if (t.is_float()) {
+        agg.type = SqlType::Of(SqlTypeId::kDouble);
+      } else {
+        agg.type = SqlType::Numeric(-1, std::max(kNumericDivisionScale, t.scale));
+      }
+      break;
+    }
+    case AggregateKind::kMin:
+    case AggregateKind::kMax:
+      if (t.id == SqlTypeId::kUnknown) {
+        HOGLAKE_ASSIGN_OR_RETURN(arg, BindCast(arg, SqlType::Of(SqlTypeId::kText), false));
+        t = arg->type;
+      }
+      if (t.is_nested() || t.id == SqlTypeId::kBoolean || t.id == SqlTypeId::kJson) {
+        return NoAggregate(name, {arg});
+      }
+      agg.type = t;
+      break;
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+      if (t.id == SqlTypeId::kUnknown) {
+        HOGLAKE_ASSIGN_OR_RETURN(arg, BindCast(arg, SqlType::Of(SqlTypeId::kBoolean), false));
+        t = arg->type;
+      }
+      if (t.id != SqlTypeId::kBoolean) return NoAggregate(name, {arg});
+      agg.type = t;
+      break;
+    case AggregateKind::kCountStar:
+      break;
+  }
+  agg.args = {arg};
+  return agg;
+}
+
+}  // namespace hoglake::sql

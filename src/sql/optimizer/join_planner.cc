@@ -1,0 +1,213 @@
+#include "sql/optimizer/join_planner.h"
+
+#include <algorithm>
+#include <set>
+
+#include "sql/binder/query_binder.h"
+#include "sql/function/cast.h"
+#include "sql/function/scalar_function.h"
+
+namespace hoglake::sql {
+namespace {
+
+std::vector<std::string> OutputNames(const LogicalOp& op) {
+  std::vector<std::string> names;
+  for (const OutputColumn& c : op.output) names.push_back(c.name);
+  return names;
+}
+
+}  // namespace
+
+double EstimateRows(const LogicalOp& op) {
+  switch (op.kind) {
+    case LogicalKind::kScan: {
+      double rows = 0;
+      for (const auto& f : op.scan->files) rows += static_cast<double>(f.record_count);
+      for (size_t i = 0; i < op.scan->filters.size(); ++i) rows *= 0.25;
+      return std::max(rows, 1.0);
+    }
+    case LogicalKind::kValues:
+      return static_cast<double>(op.rows.size());
+    case LogicalKind::kFilter:
+      return EstimateRows(*op.children[0]) * 0.25;
+    case LogicalKind::kAggregate:
+      return op.group_keys.empty() ? 1 : std::max(1.0, EstimateRows(*op.children[0]) * 0.1);
+    case LogicalKind::kJoin: {
+      double l = EstimateRows(*op.children[0]), r = EstimateRows(*op.children[1]);
+      if (op.join_kind == JoinKind::kSemi || op.join_kind == JoinKind::kAnti) return l;
+      if (op.left_keys.empty() && !op.join_condition) return l * r;
+      return std::max(l, r);
+    }
+    case LogicalKind::kLimit:
+      return op.limit ? std::min<double>(static_cast<double>(*op.limit),
+                                         EstimateRows(*op.children[0]))
+                      : EstimateRows(*op.children[0]);
+    default: {
+      double rows = 0;
+      for (const auto& c : op.children) rows += EstimateRows(*c);
+      return std::max(rows, 1.0);
+    }
+  }
+}
+
+Status SplitJoinCondition(const std::vector<BoundExprPtr>& conjuncts, int left_width,
+                          std::vector<BoundExprPtr>* left_keys,
+                          std::vector<BoundExprPtr>* right_keys, BoundExprPtr* residual) {
+  std::vector<BoundExprPtr> rest;
+  for (const BoundExprPtr& c : conjuncts) {
+    if (c->kind == BoundKind::kCall && c->function == &kEqual) {
+      std::vector<int> lc, rc;
+      CollectColumns(*c->args[0], &lc);
+      CollectColumns(*c->args[1], &rc);
+      auto all_below = [&](const std::vector<int>& cols) {
+        return !cols.empty() &&
+               std::all_of(cols.begin(), cols.end(), [&](int i) { return i < left_width; });
+      };
+      auto all_above = [&](const std::vector<int>& cols) {
+        return !cols.empty() &&
+               std::all_of(cols.begin(), cols.end(), [&](int i) { return i >= left_width; });
+      };
+      BoundExprPtr l, r;
+      if (all_below(lc) && all_above(rc)) {
+        l = c->args[0];
+        r = c->args[1];
+      } else if (all_above(lc) && all_below(rc)) {
+        l = c->args[1];
+        r = c->args[0];
+      }
+      if (l && l->type == r->type) {
+        // Both sides hash alike only at one scale: numeric keys at the wider.
+        if (l->type.id == SqlTypeId::kNumeric && l->type.scale != r->type.scale) {
+          SqlType wide = SqlType::Numeric(kMaxNumericPrecision, std::max(l->type.scale, r->type.scale));
+          HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, wide, true));
+          HOGLAKE_ASSIGN_OR_RETURN(r, BindCast(r, wide, true));
+        }
+        left_keys->push_back(l);
+        right_keys->push_back(
+            RemapColumns(r, [&](int i, bool) { return i - left_width; }));
+        continue;
+      }
+    }
+    rest.push_back(c);
+  }
+  *residual = rest.empty() ? nullptr : CombineConjuncts(rest);
+  return Status::Ok();
+}
+
+Result<LogicalOpPtr> PlanJoins(std::vector<LogicalOpPtr> items,
+                               std::vector<BoundExprPtr> conjuncts) {
+  const size_t n = items.size();
+  std::vector<int> start(n), width(n);
+  int total = 0;
+  for (size_t i = 0; i < n; ++i) {
+    start[i] = total;
+    width[i] = static_cast<int>(items[i]->output.size());
+    total += width[i];
+  }
+  auto item_of = [&](int column) {
+    size_t i = 0;
+    while (i + 1 < n && column >= start[i + 1]) ++i;
+    return i;
+  };
+  // Conjuncts on one item go below the joins.
+  std::vector<std::set<size_t>> refs;
+  std::vector<BoundExprPtr> pending, constant;
+  std::vector<std::vector<BoundExprPtr>> local(n);
+  for (const BoundExprPtr& c : conjuncts) {
+    std::vector<int> cols;
+    CollectColumns(*c, &cols);
+    std::set<size_t> items_used;
+    for (int col : cols) items_used.insert(item_of(col));
+    if (items_used.empty()) {
+      constant.push_back(c);
+    } else if (items_used.size() == 1) {
+      size_t i = *items_used.begin();
+      local[i].push_back(RemapColumns(c, [&](int col, bool) { return col - start[i]; }));
+    } else {
+      pending.push_back(c);
+      refs.push_back(items_used);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!local[i].empty()) items[i] = MakeFilter(items[i], CombineConjuncts(local[i]));
+  }
+  std::vector<double> rows(n);
+  for (size_t i = 0; i < n; ++i) rows[i] = EstimateRows(*items[i]);
+
+  std::vector<bool> joined(n, false);
+  std::vector<int> position(n, -1);  // start of item i in the current plan
+  size_t first = 0;
+  for (size_t i = 1; i < n; ++i) {
+    if (rows[i] > rows[first]) first = i;
+  }
+  LogicalOpPtr plan = items[first];
+  joined[first] = true;
+  position[first] = 0;
+  int plan_width = width[first];
+  std::vector<bool> applied(pending.size(), false);
+  for (size_t step = 1; step < n; ++step) {
+    // The smallest item connected to the joined set, else the smallest.
+    std::optional<size_t> pick;
+    bool connected_pick = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (joined[i]) continue;
+      bool connected = false;
+      for (size_t c = 0; c < pending.size(); ++c) {
+        if (applied[c] || !refs[c].count(i)) continue;
+        bool others_joined = true;
+        for (size_t j : refs[c]) others_joined &= (j == i || joined[j]);
+        connected |= others_joined;
+      }
+      if (!pick || (connected && !connected_pick) ||
+          (connected == connected_pick && rows[i] < rows[*pick])) {
+        pick = i;
+        connected_pick = connected;
+      }
+    }
+    size_t next = *pick;
+    position[next] = plan_width;
+    joined[next] = true;
+    std::vector<BoundExprPtr> now;
+    for (size_t c = 0; c < pending.size(); ++c) {
+      if (applied[c]) continue;
+      bool ready = true;
+      for (size_t j : refs[c]) ready &= joined[j];
+      if (!ready) continue;
+      applied[c] = true;
+      now.push_back(RemapColumns(pending[c], [&](int col, bool) {
+        size_t i = item_of(col);
+        return position[i] + (col - start[i]);
+      }));
+    }
+    auto join = std::make_shared<LogicalOp>();
+    join->kind = LogicalKind::kJoin;
+    join->join_kind = JoinKind::kInner;
+    join->children = {plan, items[next]};
+    join->output = plan->output;
+    join->output.insert(join->output.end(), items[next]->output.begin(),
+                        items[next]->output.end());
+    HOGLAKE_RETURN_IF_ERROR(SplitJoinCondition(now, plan_width, &join->left_keys,
+                                               &join->right_keys, &join->join_condition));
+    plan = join;
+    plan_width += width[next];
+  }
+  // Back to the FROM list's column order.
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  bool identity = true;
+  for (size_t i = 0; i < n; ++i) {
+    for (int k = 0; k < width[i]; ++k) {
+      int at = position[i] + k;
+      identity &= at == static_cast<int>(exprs.size());
+      const OutputColumn& col = plan->output[at];
+      exprs.push_back(MakeColumn(at, col.type, col.name));
+      names.push_back(col.name);
+    }
+  }
+  if (!identity) plan = MakeProject(plan, std::move(exprs), std::move(names));
+  if (!constant.empty()) plan = MakeFilter(plan, CombineConjuncts(constant));
+  (void)OutputNames;
+  return plan;
+}
+
+}  // namespace hoglake::sql

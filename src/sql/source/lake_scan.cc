@@ -1,0 +1,240 @@
+// The lake table scan: reads the pinned snapshot's live Parquet files
+// through the object store (ranged reads via ObjectSource), row group by row
+// group, only the columns the plan needs, by field id — so a renamed column
+// is found under its new name, a column added after a file was written
+// reads as NULL, and a column whose type was promoted (int → long, float →
+// double, a wider decimal) or stored in another timestamp unit is widened to
+// the table's type. Pushed-down filters are applied to every batch.
+#include <cstring>
+
+#include "columnar/builder.h"
+#include "columnar/take.h"
+#include "parquet/reader.h"
+#include "sql/execution/expression_evaluator.h"
+#include "sql/execution/operators.h"
+#include "sql/execution/vector_ops.h"
+#include "sql/function/cast.h"
+#include "sql/sql_error.h"
+#include "storage/object_source.h"
+
+namespace hoglake::sql {
+namespace {
+
+using columnar::ArrayPtr;
+using columnar::RecordBatch;
+using columnar::TypeId;
+
+// Converts a column as stored in a file to the carrier of the table's SQL type.
+Result<ArrayPtr> ToCarrier(const ArrayPtr& array, const columnar::Field& file_field,
+                           const SqlType& target) {
+  columnar::DataTypePtr carrier = CarrierType(target);
+  const columnar::DataType& stored = *array->type;
+  if (stored.Equals(*carrier)) return array;
+  // Same layout, other labels (time zone spelling, nested field names,
+  // decimal precision at the same scale): retag.
+  auto retag = [&](columnar::DataTypePtr type) {
+    auto out = std::make_shared<columnar::ArrayData>(*array);
+    out->type = std::move(type);
+    return ArrayPtr(out);
+  };
+  if (stored.id == TypeId::kDecimal128 && carrier->id == TypeId::kDecimal128 &&
+      stored.scale == carrier->scale) {
+    return retag(carrier);
+  }
+  if (stored.id == TypeId::kTimestamp && carrier->id == TypeId::kTimestamp) {
+    int64_t tps = columnar::TicksPerSecond(stored.unit);
+    if (tps == 1000000) return retag(carrier);
+    FixedOutput<int64_t> out(carrier, array->length);
+    const int64_t* src = array->values<int64_t>();
+    for (int64_t i = 0; i < array->length; ++i) {
+      if (array->IsNull(i)) {
+        out.SetNull(i);
+        continue;
+      }
+      int64_t v = src[i];
+      if (tps > 1000000) {
+        int64_t div = tps / 1000000;
+        int64_t q = v / div;
+        if (v % div != 0 && v < 0) --q;
+        out.values()[i] = q;
+      } else if (__builtin_mul_overflow(v, 1000000 / tps, &out.values()[i])) {
+        return SqlError(SqlErrorKind::kDatetimeFieldOverflow, "timestamp out of range in ",
+                        file_field.name);
+      }
+    }
+    return out.Finish();
+  }
+  if (stored.is_nested() || carrier->is_nested()) {
+    if (stored.id == carrier->id) return retag(carrier);
+    return SqlError(SqlErrorKind::kFeatureNotSupported, "column \"", file_field.name,
+                    "\" is stored as ", stored.ToString(), ", which cannot be read as ",
+                    PgTypeName(target));
+  }
+  if (stored.id == TypeId::kFixedSizeBinary || stored.id == TypeId::kBinary ||
+      stored.id == TypeId::kUtf8) {
+    if (stored.id == carrier->id) return retag(carrier);
+  }
+  // Promotions and unsigned storage: through the SQL types.
+  HOGLAKE_ASSIGN_OR_RETURN(SqlType file_type, SqlTypeOfField(file_field));
+  columnar::DataTypePtr file_carrier = CarrierType(file_type);
+  ArrayPtr normalized = array;
+  if (!stored.Equals(*file_carrier)) {
+    // Unsigned and narrow integers to their SQL carrier.
+    std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(file_carrier);
+    for (int64_t i = 0; i < array->length; ++i) {
+      if (array->IsNull(i)) {
+        builder->AppendNull();
+        continue;
+      }
+      Value v = Value::Null(file_type);
+      v.is_null = false;
+      switch (stored.id) {
+        case TypeId::kInt8:
+          v.i = array->values<int8_t>()[i];
+          break;
+        case TypeId::kUInt8:
+          v.i = array->values<uint8_t>()[i];
+          break;
+        case TypeId::kUInt16:
+          v.i = array->values<uint16_t>()[i];
+          break;
+        case TypeId::kUInt32:
+          v.i = array->values<uint32_t>()[i];
+          break;
+        case TypeId::kUInt64:
+          v.n = array->values<uint64_t>()[i];
+          break;
+        default:
+          return SqlError(SqlErrorKind::kFeatureNotSupported, "column \"", file_field.name,
+                          "\" is stored as ", stored.ToString(), ", which cannot be read as ",
+                          PgTypeName(target));
+      }
+      HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), v));
+    }
+    HOGLAKE_ASSIGN_OR_RETURN(normalized, builder->Finish());
+  }
+  if (file_type == target) return normalized;
+  return CastArray(normalized, file_type, target);
+}
+
+class LakeScanOperator : public PhysicalOperator {
+ public:
+  LakeScanOperator(const LogicalOp& plan, ExecContext& ctx) : PhysicalOperator(plan), ctx_(ctx) {}
+
+  std::string Describe() const override {
+    std::string line = PhysicalOperator::Describe();
+    line += StrCat(" files=", files_read_, "/", plan_.scan->files.size(), " row_groups=",
+                   row_groups_read_, " bytes=", bytes_read_);
+    return line;
+  }
+
+ protected:
+  Result<std::optional<RecordBatch>> NextImpl() override {
+    const ScanSpec& spec = *plan_.scan;
+    while (true) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+      if (reader_ == nullptr) {
+        if (next_file_ >= spec.files.size()) return EndOfStream();
+        HOGLAKE_RETURN_IF_ERROR(OpenFile(spec.files[next_file_++]));
+        continue;
+      }
+      if (next_row_group_ >= reader_->num_row_groups()) {
+        reader_.reset();
+        continue;
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group, reader_->ReadRowGroup(next_row_group_++));
+      ++row_groups_read_;
+      if (group.num_rows == 0) continue;
+      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, Assemble(group));
+      for (const BoundExprPtr& filter : spec.filters) {
+        HOGLAKE_ASSIGN_OR_RETURN(std::vector<int64_t> rows, SelectTrue(*filter, batch));
+        if (static_cast<int64_t>(rows.size()) != batch.num_rows) {
+          HOGLAKE_ASSIGN_OR_RETURN(batch, columnar::TakeRows(batch, rows));
+          batch.schema = schema_;
+        }
+        if (batch.num_rows == 0) break;
+      }
+      if (batch.num_rows == 0) continue;
+      return Emit(std::move(batch));
+    }
+  }
+
+ private:
+  Status OpenFile(const catalog::DataFileInfo& file) {
+    HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, ctx_.stores->StoreFor(file.path));
+    HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<ObjectSource> source,
+                             ObjectSource::Open(store, file.path, file.file_size_bytes));
+    parquet::ReaderOptions options;
+    options.threads = ctx_.threads;
+    HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
+    ++files_read_;
+    bytes_read_ += file.file_size_bytes;
+    // Which of the wanted field ids this file has, and where.
+    const ScanSpec& spec = *plan_.scan;
+    const columnar::Schema& file_schema = *reader_->schema();
+    std::vector<int32_t> present;
+    file_fields_.assign(spec.field_ids.size(), std::nullopt);
+    position_.assign(spec.field_ids.size(), -1);
+    for (size_t c = 0; c < spec.field_ids.size(); ++c) {
+      for (const columnar::Field& f : file_schema.fields) {
+        if (f.field_id() == spec.field_ids[c]) {
+          file_fields_[c] = f;
+          position_[c] = static_cast<int>(present.size());
+          present.push_back(spec.field_ids[c]);
+          break;
+        }
+      }
+    }
+    if (present.empty() && !file_schema.fields.empty()) {
+      // Still read one column for the row count.
+      std::optional<int32_t> any = file_schema.fields[0].field_id();
+      if (any) {
+        present.push_back(*any);
+        count_only_ = true;
+      } else {
+        reader_->SelectAllColumns();
+      }
+    } else {
+      count_only_ = false;
+    }
+    if (!present.empty()) HOGLAKE_RETURN_IF_ERROR(reader_->SelectFieldIds(present));
+    next_row_group_ = 0;
+    return Status::Ok();
+  }
+
+  Result<RecordBatch> Assemble(const RecordBatch& group) {
+    const ScanSpec& spec = *plan_.scan;
+    std::vector<ArrayPtr> columns;
+    for (size_t c = 0; c < spec.field_ids.size(); ++c) {
+      const SqlType& type = plan_.output[c].type;
+      if (position_[c] < 0 || count_only_) {
+        HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr nulls, BroadcastValue(Value::Null(type), group.num_rows));
+        columns.push_back(nulls);
+        continue;
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v,
+                               ToCarrier(group.columns[position_[c]], *file_fields_[c], type));
+      columns.push_back(v);
+    }
+    return MakeBatch(std::move(columns), group.num_rows);
+  }
+
+  ExecContext& ctx_;
+  size_t next_file_ = 0;
+  std::unique_ptr<parquet::ParquetReader> reader_;
+  int next_row_group_ = 0;
+  std::vector<std::optional<columnar::Field>> file_fields_;
+  std::vector<int> position_;
+  bool count_only_ = false;
+  int64_t files_read_ = 0;
+  int64_t row_groups_read_ = 0;
+  int64_t bytes_read_ = 0;
+};
+
+}  // namespace
+
+Result<OperatorPtr> MakeScanOperator(const LogicalOp& plan, ExecContext& ctx) {
+  return OperatorPtr(new LakeScanOperator(plan, ctx));
+}
+
+}  // namespace hoglake::sql

@@ -1,0 +1,45 @@
+// StoreResolver over OpenObjectStore: one store per scheme root
+// ("file:///" for local paths, "s3://bucket" for S3), opened on first use.
+#include <mutex>
+
+#include "sql/execution/operator.h"
+
+namespace hoglake::sql {
+namespace {
+
+class RootStoreResolver : public StoreResolver {
+ public:
+  explicit RootStoreResolver(S3Config s3) : s3_(std::move(s3)) {}
+
+  Result<ObjectStore*> StoreFor(std::string_view path) override {
+    std::string root;
+    if (path.rfind("file:///", 0) == 0) {
+      root = "file:///";
+    } else if (path.rfind("s3://", 0) == 0) {
+      size_t slash = path.find('/', 5);
+      root = std::string(path.substr(0, slash));
+    } else {
+      return InvalidArgument("data file path ", path, " is neither file:// nor s3://");
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = stores_.find(root);
+    if (it != stores_.end()) return it->second.get();
+    HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> store, OpenObjectStore(root, s3_));
+    ObjectStore* raw = store.get();
+    stores_.emplace(root, std::move(store));
+    return raw;
+  }
+
+ private:
+  S3Config s3_;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::unique_ptr<ObjectStore>> stores_;
+};
+
+}  // namespace
+
+std::unique_ptr<StoreResolver> MakeStoreResolver(S3Config s3) {
+  return std::make_unique<RootStoreResolver>(std::move(s3));
+}
+
+}  // namespace hoglake::sql

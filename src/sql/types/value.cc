@@ -1,0 +1,187 @@
+#include "sql/types/value.h"
+
+#include <cstring>
+
+#include "columnar/builder.h"
+#include "columnar/json_rows.h"
+#include "sql/types/value_text.h"
+
+namespace hoglake::sql {
+
+Value Value::Boolean(bool v) {
+  Value out{SqlType::Of(SqlTypeId::kBoolean)};
+  out.is_null = false;
+  out.b = v;
+  return out;
+}
+
+Value Value::Integer(SqlTypeId id, int64_t v) {
+  Value out{SqlType::Of(id)};
+  out.is_null = false;
+  out.i = v;
+  return out;
+}
+
+Value Value::Double(SqlTypeId id, double v) {
+  Value out{SqlType::Of(id)};
+  out.is_null = false;
+  out.d = v;
+  return out;
+}
+
+Value Value::Numeric(int precision, int scale, __int128 unscaled) {
+  Value out{SqlType::Numeric(precision, scale)};
+  out.is_null = false;
+  out.n = unscaled;
+  return out;
+}
+
+Value Value::Text(std::string v, SqlTypeId id) {
+  Value out{SqlType::Of(id)};
+  out.is_null = false;
+  out.s = std::move(v);
+  return out;
+}
+
+Status AppendValue(columnar::ArrayBuilder* builder, const Value& value) {
+  if (value.is_null) {
+    builder->AppendNull();
+    return Status::Ok();
+  }
+  switch (value.type.id) {
+    case SqlTypeId::kBoolean:
+      static_cast<columnar::BooleanBuilder*>(builder)->Append(value.b);
+      return Status::Ok();
+    case SqlTypeId::kSmallint:
+      static_cast<columnar::NumericBuilder<int16_t>*>(builder)->Append(
+          static_cast<int16_t>(value.i));
+      return Status::Ok();
+    case SqlTypeId::kInteger:
+    case SqlTypeId::kDate:
+      static_cast<columnar::NumericBuilder<int32_t>*>(builder)->Append(
+          static_cast<int32_t>(value.i));
+      return Status::Ok();
+    case SqlTypeId::kBigint:
+    case SqlTypeId::kTime:
+    case SqlTypeId::kTimestamp:
+    case SqlTypeId::kTimestampTz:
+      static_cast<columnar::NumericBuilder<int64_t>*>(builder)->Append(value.i);
+      return Status::Ok();
+    case SqlTypeId::kReal:
+      static_cast<columnar::NumericBuilder<float>*>(builder)->Append(static_cast<float>(value.d));
+      return Status::Ok();
+    case SqlTypeId::kDouble:
+      static_cast<columnar::NumericBuilder<double>*>(builder)->Append(value.d);
+      return Status::Ok();
+    case SqlTypeId::kNumeric:
+      static_cast<columnar::Decimal128Builder*>(builder)->Append(value.n);
+      return Status::Ok();
+    case SqlTypeId::kUnknown:
+    case SqlTypeId::kText:
+    case SqlTypeId::kJson:
+    case SqlTypeId::kBytea:
+      static_cast<columnar::BinaryBuilder*>(builder)->Append(value.s);
+      return Status::Ok();
+    case SqlTypeId::kUuid:
+    case SqlTypeId::kInterval:
+      return static_cast<columnar::FixedSizeBinaryBuilder*>(builder)->Append(value.s);
+    default:
+      return NotImplemented("values of type ", PgTypeName(value.type),
+                            " cannot be built one by one");
+  }
+}
+
+Result<columnar::ArrayPtr> BroadcastValue(const Value& value, int64_t rows) {
+  std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(CarrierType(value.type));
+  for (int64_t r = 0; r < rows; ++r) HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), value));
+  return builder->Finish();
+}
+
+Value ValueAt(const columnar::ArrayData& array, int64_t row, const SqlType& type) {
+  Value out{type};
+  if (array.IsNull(row)) return out;
+  out.is_null = false;
+  switch (type.id) {
+    case SqlTypeId::kBoolean:
+      out.b = array.GetBool(row);
+      break;
+    case SqlTypeId::kSmallint:
+      out.i = array.values<int16_t>()[row];
+      break;
+    case SqlTypeId::kInteger:
+    case SqlTypeId::kDate:
+      out.i = array.values<int32_t>()[row];
+      break;
+    case SqlTypeId::kBigint:
+    case SqlTypeId::kTime:
+    case SqlTypeId::kTimestamp:
+    case SqlTypeId::kTimestampTz:
+      out.i = array.values<int64_t>()[row];
+      break;
+    case SqlTypeId::kReal:
+      out.d = array.values<float>()[row];
+      break;
+    case SqlTypeId::kDouble:
+      out.d = array.values<double>()[row];
+      break;
+    case SqlTypeId::kNumeric:
+      std::memcpy(&out.n, array.buffers[1]->data() + (array.offset + row) * 16, 16);
+      break;
+    case SqlTypeId::kUnknown:
+    case SqlTypeId::kText:
+    case SqlTypeId::kJson:
+    case SqlTypeId::kBytea:
+    case SqlTypeId::kUuid:
+    case SqlTypeId::kInterval:
+      out.s = std::string(array.GetView(row));
+      break;
+    default:
+      out.s = "(nested)";
+      break;
+  }
+  return out;
+}
+
+std::string ValueToString(const Value& value) {
+  if (value.is_null) return "NULL";
+  std::string out;
+  switch (value.type.id) {
+    case SqlTypeId::kBoolean:
+      return value.b ? "t" : "f";
+    case SqlTypeId::kSmallint:
+    case SqlTypeId::kInteger:
+    case SqlTypeId::kBigint:
+      return std::to_string(value.i);
+    case SqlTypeId::kReal:
+      AppendPgReal(static_cast<float>(value.d), &out);
+      return out;
+    case SqlTypeId::kDouble:
+      AppendPgDouble(value.d, &out);
+      return out;
+    case SqlTypeId::kNumeric:
+      return columnar::FormatDecimal(value.n, value.type.scale);
+    case SqlTypeId::kDate:
+      AppendPgDate(static_cast<int32_t>(value.i), &out);
+      return out;
+    case SqlTypeId::kTime:
+      AppendPgTime(value.i, &out);
+      return out;
+    case SqlTypeId::kTimestamp:
+    case SqlTypeId::kTimestampTz:
+      AppendPgTimestamp(value.i, value.type.id == SqlTypeId::kTimestampTz, &out);
+      return out;
+    case SqlTypeId::kInterval: {
+      int32_t months, days;
+      int64_t micros;
+      std::memcpy(&months, value.s.data(), 4);
+      std::memcpy(&days, value.s.data() + 4, 4);
+      std::memcpy(&micros, value.s.data() + 8, 8);
+      AppendPgInterval(months, days, micros, &out);
+      return out;
+    }
+    default:
+      return value.s;
+  }
+}
+
+}  // namespace hoglake::sql

@@ -58,7 +58,7 @@ enum class ExprKind {
   kArray,          // ARRAY[a, b]
   kRow,            // ROW(a, b) or (a, b)
   kValueFunction,  // CURRENT_DATE, CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_TIME, …
-  kStar,           // a bare * in a select list or count(*) argument position
+  kStar,           // a bare * in a select list (SELECT *); count(*) sets FunctionCall::star
 };
 
 struct Expr {
@@ -72,6 +72,7 @@ struct Expr {
 };
 
 // a, t.a, s.t.a, c.s.t.a; `star` for t.* (parts then name the relation).
+// A bare `*` is a Star, not a ColumnRef.
 struct ColumnRef : Expr {
   explicit ColumnRef(int loc = -1) : Expr(ExprKind::kColumnRef, loc) {}
   std::vector<std::string> parts;
@@ -229,6 +230,7 @@ struct FunctionCall : Expr {
   std::vector<OrderItem> order_by;          // agg(x ORDER BY …)
   bool within_group = false;                // WITHIN GROUP (ORDER BY …)
   std::unique_ptr<WindowSpec> over;         // OVER (…) / OVER w
+  // In `over`, OVER w and OVER (w …) both set reference = "w"; name is empty.
 };
 
 // A type as written: qualified name parts, modifiers, array bounds.
@@ -241,6 +243,7 @@ struct TypeName {
   int location = -1;
 };
 
+// location: the CAST or `::`; for a typed literal (date '…'), the type name's.
 struct Cast : Expr {
   explicit Cast(int loc = -1) : Expr(ExprKind::kCast, loc) {}
   ExprPtr arg;
@@ -293,6 +296,7 @@ struct IndirectionStep {
   std::string field;  // kField
 };
 
+// location: the arg's (the grammar gives the indirection none).
 struct Indirection : Expr {
   explicit Indirection(int loc = -1) : Expr(ExprKind::kIndirection, loc) {}
   ExprPtr arg;
@@ -355,6 +359,7 @@ struct BaseTableRef : TableRef {
   bool only = false;  // ONLY name (inheritance marker; meaningless here)
 };
 
+// location: -1 (the grammar gives a subquery in FROM none).
 struct SubqueryRef : TableRef {
   explicit SubqueryRef(int loc = -1) : TableRef(TableRefKind::kSubquery, loc) {}
   QueryPtr query;
@@ -371,6 +376,7 @@ struct FunctionRef : TableRef {
 
 enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
 
+// location: -1 (the grammar gives a join none).
 struct JoinRef : TableRef {
   explicit JoinRef(int loc = -1) : TableRef(TableRefKind::kJoin, loc) {}
   JoinType join_type = JoinType::kInner;
@@ -403,6 +409,8 @@ struct SelectItem {
 
 struct QueryNode {
   QueryKind kind = QueryKind::kSelect;
+  // The statement's offset for a statement's top-level query; -1 for nested
+  // queries (PostgreSQL's SelectStmt carries no position).
   int location = -1;
 
   // WITH, ORDER BY, LIMIT, OFFSET apply to every kind.
@@ -419,8 +427,10 @@ struct QueryNode {
   std::vector<SelectItem> targets;
   std::vector<TableRefPtr> from;
   ExprPtr where;
+  // The plain expressions; GROUPING SETS / ROLLUP / CUBE / () only set
+  // group_by_special (refused by the binder).
   std::vector<ExprPtr> group_by;
-  bool group_by_special = false;  // GROUPING SETS / ROLLUP / CUBE (refused by the binder)
+  bool group_by_special = false;
   ExprPtr having;
   std::vector<WindowSpec> windows;  // WINDOW w AS (…)
   bool select_into = false;         // SELECT … INTO t (refused: not a query)
@@ -447,7 +457,9 @@ struct Statement {
   bool explain_analyze = false;
   bool explain_verbose = false;
   // kOther: what it is, as PostgreSQL's command tag spells it ("CREATE TABLE",
-  // "INSERT", "COPY", "SET", …), so the refusal can name it.
+  // "INSERT", "COPY", "SET", …), so the refusal can name it. EXPLAIN of a
+  // statement that is not a query is "EXPLAIN " + that statement's tag
+  // ("EXPLAIN INSERT").
   std::string other_tag;
 };
 

@@ -7,8 +7,17 @@
 // kSyntaxError and PostgreSQL's message plus the position ("syntax error at
 // or near \"FORM\" at position 10"); a construct the grammar accepts but the
 // tree cannot express (e.g. XML functions) fails with kFeatureNotSupported
-// naming it. Positions are 1-based character positions as PostgreSQL reports
-// them.
+// naming it. Positions in messages are 1-based, as PostgreSQL reports them,
+// counted in bytes as libpg_query counts them (the same as characters for
+// ASCII text); the tree's `location`s are 0-based byte offsets (ast.h).
+// Empty text, or text of only comments and semicolons, gives no statements.
+//
+// Trees nested more than 1000 levels deep (counting expressions, queries and
+// FROM items, so a chain of 1000 `+` is too deep) are refused with
+// kFeatureNotSupported ("expression nesting too deep"), so that no later
+// recursive pass can run out of stack. The parse runs on a short-lived thread
+// of its own with a stack sized for the text, so the caller's stack size does
+// not matter.
 #pragma once
 
 #include <string_view>

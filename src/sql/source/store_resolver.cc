@@ -1,5 +1,5 @@
-// StoreResolver over OpenObjectStore: one store per scheme root
-// ("file:///" for local paths, "s3://bucket" for S3), opened on first use.
+// StoreResolver over OpenObjectStore: one store per directory for local
+// paths, per bucket for S3 ("s3://bucket"), opened on first use.
 #include <mutex>
 
 #include "sql/execution/operator.h"
@@ -14,7 +14,9 @@ class RootStoreResolver : public StoreResolver {
   Result<ObjectStore*> StoreFor(std::string_view path) override {
     std::string root;
     if (path.rfind("file:///", 0) == 0) {
-      root = "file:///";
+      // A local store is rooted at the file's directory (never at "/").
+      size_t slash = path.rfind('/');
+      root = std::string(path.substr(0, slash));
     } else if (path.rfind("s3://", 0) == 0) {
       size_t slash = path.find('/', 5);
       root = std::string(path.substr(0, slash));

@@ -1,0 +1,192 @@
+#include "memory_lake.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "columnar/builder.h"
+#include "iceberg/arrow_mapping.h"
+#include "parquet/writer.h"
+#include "sql/function/cast.h"
+#include "sql/sql_error.h"
+#include "sql/types/value.h"
+
+namespace hoglake::sql::testing {
+namespace {
+
+void Check(const Status& s) {
+  if (!s.ok()) throw std::runtime_error(s.ToString());
+}
+template <typename T>
+T Take(Result<T> r) {
+  if (!r.ok()) throw std::runtime_error(r.error().ToString());
+  return std::move(*r);
+}
+
+}  // namespace
+
+MemoryLake::MemoryLake() {
+  char tmpl[] = "/tmp/hoglake-sqltest-XXXXXX";
+  char* made = mkdtemp(tmpl);
+  if (made == nullptr) throw std::runtime_error("mkdtemp failed");
+  dir_ = made;
+}
+
+MemoryLake::~MemoryLake() {
+  std::error_code ec;
+  std::filesystem::remove_all(dir_, ec);
+}
+
+void MemoryLake::CreateTable(const std::string& name, std::vector<TestColumn> columns) {
+  Table t;
+  for (TestColumn& c : columns) {
+    t.field_ids.push_back(t.next_field_id++);
+    t.columns.push_back(std::move(c));
+  }
+  tables_[name] = std::move(t);
+}
+
+void MemoryLake::RenameColumn(const std::string& table, const std::string& from,
+                              const std::string& to) {
+  for (TestColumn& c : tables_.at(table).columns) {
+    if (c.name == from) c.name = to;
+  }
+}
+
+void MemoryLake::AddColumn(const std::string& table, TestColumn column) {
+  Table& t = tables_.at(table);
+  t.field_ids.push_back(t.next_field_id++);
+  t.columns.push_back(std::move(column));
+}
+
+void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& rows) {
+  Table& t = tables_.at(name);
+  auto schema = std::make_shared<columnar::Schema>();
+  std::vector<columnar::ArrayPtr> columns;
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    columnar::Field field{t.columns[c].name, t.columns[c].type, true, {}};
+    field = field.WithFieldId(t.field_ids[c]);
+    schema->fields.push_back(field);
+    SqlType type = Take(SqlTypeOfField(field));
+    std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(field.type);
+    for (const TestRow& row : rows) {
+      const std::optional<std::string>& text = row.at(c);
+      Value v = text ? Take(CastValue(Value::Text(*text, SqlTypeId::kUnknown), type))
+                     : Value::Null(type);
+      if (type.id == SqlTypeId::kNumeric && !v.is_null && v.type.scale != type.scale) {
+        v = Take(CastValue(v, type));
+      }
+      v.type = type;
+      Check(AppendValue(builder.get(), v));
+    }
+    columns.push_back(Take(builder->Finish()));
+  }
+  columnar::RecordBatch batch = Take(columnar::MakeRecordBatch(schema, columns));
+  std::string path = dir_ + "/" + name + "-" + std::to_string(++file_counter_) + ".parquet";
+  parquet::WriterOptions options;
+  options.max_row_group_rows = 1000;
+  auto writer = Take(parquet::ParquetWriter::OpenFile(path, schema, options));
+  Check(writer->WriteBatch(batch));
+  parquet::WriteSummary summary = Take(writer->Close());
+  catalog::DataFileInfo file;
+  file.data_file_id = file_counter_;
+  file.path = "file://" + path;
+  file.file_format = "parquet";
+  file.record_count = static_cast<int64_t>(rows.size());
+  file.file_size_bytes = summary.file_size;
+  file.begin_snapshot = ++snapshot_;
+  t.files.push_back(file);
+}
+
+SessionOptions MemoryLake::MakeSessionOptions() {
+  SessionOptions options;
+  options.tables = this;
+  options.default_catalog = "lake";
+  options.default_schema = "public";
+  options.threads = 1;
+  return options;
+}
+
+Result<std::vector<std::string>> MemoryLake::ListCatalogNames() {
+  return std::vector<std::string>{"lake"};
+}
+
+Result<std::vector<std::string>> MemoryLake::ListNamespaceNames(const std::string& catalog) {
+  if (catalog != "lake") return NotFound("catalog ", catalog, " not found");
+  return std::vector<std::string>{"public"};
+}
+
+Result<std::vector<std::string>> MemoryLake::ListTableNames(const std::string& catalog,
+                                                            const std::string& namespace_name) {
+  if (catalog != "lake" || namespace_name != "public") return NotFound("namespace not found");
+  std::vector<std::string> names;
+  for (const auto& [name, t] : tables_) names.push_back(name);
+  return names;
+}
+
+Result<catalog::ResolvedTable> MemoryLake::Resolve(const std::string& catalog,
+                                                   const std::string& namespace_name,
+                                                   const std::string& table,
+                                                   const catalog::SnapshotSelector& at) {
+  if (catalog != "lake") return NotFound("catalog ", catalog, " not found");
+  if (namespace_name != "public") return NotFound("namespace ", namespace_name, " not found");
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return NotFound("table ", table, " not found");
+  catalog::ResolvedTable out;
+  out.catalog = catalog;
+  out.namespace_name = namespace_name;
+  out.name = table;
+  out.snapshot_id = at.snapshot ? *at.snapshot : snapshot_;
+  out.info.name = table;
+  out.info.namespace_name = namespace_name;
+  for (size_t c = 0; c < it->second.columns.size(); ++c) {
+    catalog::ColumnNode node;
+    node.name = it->second.columns[c].name;
+    HOGLAKE_ASSIGN_OR_RETURN(node.type, iceberg::ColumnTypeFromArrow(
+                                            columnar::Field{node.name, it->second.columns[c].type,
+                                                            true, {}}));
+    node.field_id = it->second.field_ids[c];
+    node.ordinal = static_cast<int32_t>(c);
+    out.info.columns.push_back(node);
+  }
+  out.info.read_snapshot_id = out.snapshot_id;
+  return out;
+}
+
+Result<std::vector<catalog::DataFileInfo>> MemoryLake::LiveFiles(
+    const catalog::ResolvedTable& table) {
+  std::vector<catalog::DataFileInfo> files;
+  for (const catalog::DataFileInfo& f : tables_.at(table.name).files) {
+    if (f.begin_snapshot <= table.snapshot_id) files.push_back(f);
+  }
+  return files;
+}
+
+std::vector<std::string> RunRows(Session& session, const std::string& sql) {
+  auto result = session.Execute(sql);
+  if (!result.ok()) {
+    return {"ERROR " + result.error().detail.sqlstate + ": " + result.error().message};
+  }
+  std::vector<std::string> rows;
+  for (const columnar::RecordBatch& batch : result->batches) {
+    for (int64_t r = 0; r < batch.num_rows; ++r) {
+      std::string line;
+      for (size_t c = 0; c < result->columns.size(); ++c) {
+        if (c > 0) line += "|";
+        line += ValueToString(ValueAt(*batch.columns[c], r, result->columns[c].type));
+      }
+      rows.push_back(line);
+    }
+  }
+  return rows;
+}
+
+std::string RunValue(Session& session, const std::string& sql) {
+  std::vector<std::string> rows = RunRows(session, sql);
+  if (rows.empty()) return "(no rows)";
+  return rows[0];
+}
+
+}  // namespace hoglake::sql::testing

@@ -159,6 +159,24 @@ TEST_F(EngineTest, Joins) {
   EXPECT_EQ(Value("SELECT (SELECT max(id) FROM u) - max(id) FROM t"), "9");
 }
 
+TEST_F(EngineTest, CorrelatedScalarSubqueriesBecomeJoins) {
+  EXPECT_EQ(Run("SELECT id FROM t WHERE n > (SELECT avg(u.id) - 9 FROM u WHERE u.t_id = t.id) "
+                "ORDER BY id"),
+            (Rows{"1", "3"}));
+  EXPECT_EQ(Run("SELECT id FROM t WHERE id = (SELECT min(t_id) FROM u WHERE u.t_id = t.id) "
+                "ORDER BY id"),
+            (Rows{"1", "3"}));
+  EXPECT_EQ(Run("SELECT id FROM t WHERE (SELECT max(u.id) FROM u WHERE u.t_id = t.id) > 11"),
+            (Rows{"3"}));
+  EXPECT_EQ(Value("SELECT id FROM t WHERE n > (SELECT count(*) FROM u WHERE u.t_id = t.id)"),
+            "ERROR 0A000: correlated scalar subquery: count() in a correlated scalar subquery is "
+            "not supported yet at position 28");
+  // Correlated EXISTS with a non-equality condition and several inner tables.
+  EXPECT_EQ(Run("SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u, t t2 WHERE u.t_id = t.id "
+                "AND t2.id = u.t_id AND u.id <> t.id) ORDER BY id"),
+            (Rows{"1", "3"}));
+}
+
 TEST_F(EngineTest, SetOperationsDistinctLimit) {
   EXPECT_EQ(Run("SELECT name FROM t WHERE id < 3 UNION SELECT 'zz' ORDER BY 1"), (Rows{"apple", "banana", "zz"}));
   EXPECT_EQ(Value("SELECT count(*) FROM (SELECT name FROM t UNION ALL SELECT name FROM t) s"),

@@ -222,6 +222,23 @@ const ast::Subquery* JoinableSubquery(const ast::Expr* e, bool* negated) {
   return nullptr;
 }
 
+// A comparison with a scalar subquery operand: `x op (SELECT …)` or
+// `(SELECT …) op x`; null otherwise.
+const ast::Operator* CorrelatedScalarComparison(const ast::Expr* e) {
+  if (e->kind != ExprKind::kOperator) return nullptr;
+  const auto& op = static_cast<const ast::Operator&>(*e);
+  static const char* kComparisons[] = {"=", "<>", "!=", "<", "<=", ">", ">="};
+  bool comparison = false;
+  for (const char* c : kComparisons) comparison |= op.name == c;
+  if (!comparison || !op.left || !op.right) return nullptr;
+  auto scalar = [](const ast::Expr& x) {
+    return x.kind == ExprKind::kSubquery &&
+           static_cast<const ast::Subquery&>(x).subquery_kind == ast::SubqueryKind::kScalar;
+  };
+  if (scalar(*op.left) == scalar(*op.right)) return nullptr;
+  return &op;
+}
+
 Scope Concat(const Scope& left, int left_width, const Scope& right) {
   Scope out = left;
   for (ScopeColumn c : right.columns) {
@@ -1075,7 +1092,8 @@ Result<QueryBinder::FromResult> QueryBinder::BindTableRef(const ast::TableRef& r
 
 Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::TableRefPtr>& from,
                                                       const ast::Expr* where,
-                                                      const Scope* outer) {
+                                                      const Scope* outer,
+                                                      std::vector<BoundExprPtr>* correlated) {
   std::vector<LogicalOpPtr> items;
   Scope scope;
   int width = 0;
@@ -1101,6 +1119,7 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
   SplitAstConjuncts(where, &ast_conjuncts);
   std::vector<BoundExprPtr> conjuncts;
   std::vector<const ast::Expr*> subquery_conjuncts;
+  std::vector<const ast::Operator*> scalar_subquery_conjuncts;
   for (const ast::Expr* c : ast_conjuncts) {
     bool negated;
     if (JoinableSubquery(c, &negated) != nullptr) {
@@ -1114,10 +1133,22 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
     ExprContext ctx;
     ctx.scope = &scope;
     ctx.clause = "WHERE";
+    ctx.allow_outer_refs = correlated != nullptr;
     ctx.statement_time_micros = options_.statement_time_micros;
     ctx.on_subquery = [&](const ast::Subquery& s) { return BindSubqueryValue(s, scope); };
-    HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr bound, BindCondition(*c, ctx));
-    SplitConjuncts(bound, &conjuncts);
+    auto bound = BindCondition(*c, ctx);
+    if (!bound.ok() && CorrelatedScalarComparison(c) != nullptr &&
+        bound.error().detail.sqlstate == "0A000" &&
+        bound.error().message.find("correlated") != std::string::npos) {
+      scalar_subquery_conjuncts.push_back(CorrelatedScalarComparison(c));
+      continue;
+    }
+    HOGLAKE_RETURN_IF_ERROR(bound.status());
+    if (correlated != nullptr && HasOuterRefs(**bound)) {
+      correlated->push_back(*bound);
+      continue;
+    }
+    SplitConjuncts(*bound, &conjuncts);
   }
   LogicalOpPtr plan;
   if (items.empty()) {
@@ -1131,6 +1162,9 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
   }
   for (const ast::Expr* c : subquery_conjuncts) {
     HOGLAKE_ASSIGN_OR_RETURN(plan, ApplySubqueryConjunct(*c, plan, scope));
+  }
+  for (const ast::Operator* c : scalar_subquery_conjuncts) {
+    HOGLAKE_ASSIGN_OR_RETURN(plan, ApplyScalarSubqueryConjunct(*c, plan, scope));
   }
   return FromResult{plan, scope};
 }
@@ -1178,29 +1212,15 @@ Result<LogicalOpPtr> QueryBinder::ApplySubqueryConjunct(const ast::Expr& conjunc
                   !q.distinct && q.distinct_on.empty() && !q.limit && !q.offset && q.with.empty();
     for (const ast::SelectItem& t : q.targets) simple &= !ContainsAggregate(t.expr.get());
     if (!simple || uncorrelated.error().detail.sqlstate != "0A000") return uncorrelated.status();
-    HOGLAKE_ASSIGN_OR_RETURN(FromResult inner, BindFrom(q.from, nullptr, nullptr));
+    std::vector<BoundExprPtr> correlated;
+    HOGLAKE_ASSIGN_OR_RETURN(FromResult inner, BindFrom(q.from, q.where.get(), &scope, &correlated));
     right = inner.plan;
     Scope inner_scope = inner.scope;
-    inner_scope.outer = &scope;
-    std::vector<const ast::Expr*> where;
-    SplitAstConjuncts(q.where.get(), &where);
-    std::vector<BoundExprPtr> local;
-    for (const ast::Expr* c : where) {
-      ExprContext ctx;
-      ctx.scope = &inner_scope;
-      ctx.clause = "WHERE";
-      ctx.allow_outer_refs = true;
-      ctx.statement_time_micros = options_.statement_time_micros;
-      HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr bound, BindCondition(*c, ctx));
-      if (HasOuterRefs(*bound)) {
-        join_conjuncts.push_back(RemapColumns(bound, [&](int i, bool outer_ref) {
-          return outer_ref ? i : i + left_width;
-        }));
-      } else {
-        local.push_back(bound);
-      }
+    for (const BoundExprPtr& c : correlated) {
+      join_conjuncts.push_back(RemapColumns(c, [&](int i, bool outer_ref) {
+        return outer_ref ? i : i + left_width;
+      }));
     }
-    if (!local.empty()) right = MakeFilter(right, CombineConjuncts(local));
     if (is_in) {
       if (q.targets.size() != 1) {
         return SqlError(SqlErrorKind::kSyntaxError, "subquery has too many columns",
@@ -1248,6 +1268,144 @@ Result<LogicalOpPtr> QueryBinder::ApplySubqueryConjunct(const ast::Expr& conjunc
   HOGLAKE_RETURN_IF_ERROR(SplitJoinCondition(join_conjuncts, left_width, &join->left_keys,
                                              &join->right_keys, &join->join_condition));
   return LogicalOpPtr(join);
+}
+
+Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operator& comparison,
+                                                              LogicalOpPtr plan,
+                                                              const Scope& scope) {
+  bool subquery_right = comparison.right->kind == ExprKind::kSubquery;
+  const auto& sub = static_cast<const ast::Subquery&>(subquery_right ? *comparison.right
+                                                                     : *comparison.left);
+  const ast::Expr& other = subquery_right ? *comparison.left : *comparison.right;
+  const ast::QueryNode& q = *sub.query;
+  auto unsupported = [&](const char* why) {
+    return SqlError(SqlErrorKind::kFeatureNotSupported, "correlated scalar subquery: ", why,
+                    Position(sub.location));
+  };
+  if (q.kind != ast::QueryKind::kSelect || !q.group_by.empty() || q.having || q.distinct ||
+      !q.distinct_on.empty() || q.limit || q.offset || !q.with.empty() || q.targets.size() != 1) {
+    return unsupported("only SELECT <aggregate expression> FROM … WHERE … is supported");
+  }
+  const ast::Expr& target = *q.targets[0].expr;
+  if (!ContainsAggregate(&target)) {
+    return unsupported("the select list must be an aggregate expression");
+  }
+  int left_width = static_cast<int>(plan->output.size());
+  std::vector<BoundExprPtr> correlated;
+  HOGLAKE_ASSIGN_OR_RETURN(FromResult inner, BindFrom(q.from, q.where.get(), &scope, &correlated));
+  // Each correlated conjunct must be inner_expr = outer_expr.
+  std::vector<BoundExprPtr> inner_keys, outer_keys;
+  for (const BoundExprPtr& c : correlated) {
+    bool ok = c->kind == BoundKind::kCall && c->function == &kEqual;
+    if (ok) {
+      const BoundExprPtr& a = c->args[0];
+      const BoundExprPtr& b = c->args[1];
+      std::vector<int> a_inner, b_inner;
+      CollectColumns(*a, &a_inner);
+      CollectColumns(*b, &b_inner);
+      if (!HasOuterRefs(*a) && b_inner.empty() && !a_inner.empty()) {
+        inner_keys.push_back(a);
+        outer_keys.push_back(b);
+      } else if (!HasOuterRefs(*b) && a_inner.empty() && !b_inner.empty()) {
+        inner_keys.push_back(b);
+        outer_keys.push_back(a);
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok) return unsupported("correlation must be equalities between inner and outer columns");
+  }
+  // The subquery grouped by its correlation keys: keys, then the value.
+  std::vector<BoundAggregate> aggregates;
+  ExprContext agg_ctx;
+  agg_ctx.scope = &inner.scope;
+  agg_ctx.clause = "SELECT";
+  agg_ctx.statement_time_micros = options_.statement_time_micros;
+  bool counts = false;
+  agg_ctx.on_aggregate = [&](const ast::FunctionCall& call) -> Result<BoundExprPtr> {
+    ExprContext arg_ctx;
+    arg_ctx.scope = &inner.scope;
+    arg_ctx.clause = "aggregate function calls";
+    arg_ctx.statement_time_micros = options_.statement_time_micros;
+    std::vector<BoundExprPtr> args;
+    for (const auto& a : call.args) {
+      HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr b, BindExpression(*a, arg_ctx));
+      args.push_back(b);
+    }
+    HOGLAKE_ASSIGN_OR_RETURN(BoundAggregate agg,
+                             BindAggregate(call.name.back(), std::move(args), call.star));
+    counts |= call.name.back() == "count";
+    agg.distinct = call.distinct;
+    if (call.filter) {
+      ExprContext filter_ctx = arg_ctx;
+      HOGLAKE_ASSIGN_OR_RETURN(agg.filter, BindCondition(*call.filter, filter_ctx));
+    }
+    auto ref = std::make_shared<BoundExpr>(
+        *MakeColumn(static_cast<int>(inner_keys.size() + aggregates.size()), agg.type, agg.name));
+    ref->post_aggregate = true;
+    aggregates.push_back(std::move(agg));
+    return BoundExprPtr(ref);
+  };
+  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr value, BindExpression(target, agg_ctx));
+  if (counts) {
+    // count over no rows is 0, not the NULL a missing group would give.
+    return unsupported("count() in a correlated scalar subquery is not supported yet");
+  }
+  std::vector<std::string> key_text;
+  for (const BoundExprPtr& k : inner_keys) key_text.push_back(k->ToString());
+  HOGLAKE_ASSIGN_OR_RETURN(value, Lift(value, inner_keys, key_text));
+  auto agg = std::make_shared<LogicalOp>();
+  agg->kind = LogicalKind::kAggregate;
+  agg->children = {inner.plan};
+  agg->group_keys = inner_keys;
+  agg->aggregates = aggregates;
+  for (const BoundExprPtr& k : inner_keys) agg->output.push_back(OutputColumn{k->ToString(), k->type});
+  for (const BoundAggregate& a : aggregates) agg->output.push_back(OutputColumn{a.name, a.type});
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  for (size_t k = 0; k < inner_keys.size(); ++k) {
+    exprs.push_back(MakeColumn(static_cast<int>(k), inner_keys[k]->type, "key"));
+    names.push_back(StrCat("key", k));
+  }
+  exprs.push_back(value);
+  names.push_back("value");
+  LogicalOpPtr right = MakeProject(agg, std::move(exprs), std::move(names));
+  // outer LEFT JOIN right ON outer_key = key, then the comparison.
+  std::vector<BoundExprPtr> join_conjuncts;
+  for (size_t k = 0; k < inner_keys.size(); ++k) {
+    BoundExprPtr outer_key = RemapColumns(outer_keys[k], [](int i, bool) { return i; });
+    HOGLAKE_ASSIGN_OR_RETURN(
+        BoundExprPtr eq, BindOperator("=", outer_key,
+                                      MakeColumn(left_width + static_cast<int>(k),
+                                                 inner_keys[k]->type, "key")));
+    join_conjuncts.push_back(eq);
+  }
+  auto join = std::make_shared<LogicalOp>();
+  join->kind = LogicalKind::kJoin;
+  join->join_kind = JoinKind::kLeft;
+  join->children = {plan, right};
+  join->output = plan->output;
+  join->output.insert(join->output.end(), right->output.begin(), right->output.end());
+  HOGLAKE_RETURN_IF_ERROR(SplitJoinCondition(join_conjuncts, left_width, &join->left_keys,
+                                             &join->right_keys, &join->join_condition));
+  ExprContext ctx;
+  ctx.scope = &scope;
+  ctx.clause = "WHERE";
+  ctx.statement_time_micros = options_.statement_time_micros;
+  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lhs, BindExpression(other, ctx));
+  BoundExprPtr subquery_value =
+      MakeColumn(left_width + static_cast<int>(inner_keys.size()), value->type, "value");
+  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr test,
+                           subquery_right ? BindOperator(comparison.name, lhs, subquery_value)
+                                          : BindOperator(comparison.name, subquery_value, lhs));
+  LogicalOpPtr filtered = MakeFilter(join, test);
+  std::vector<BoundExprPtr> keep;
+  std::vector<std::string> keep_names;
+  for (int i = 0; i < left_width; ++i) {
+    keep.push_back(MakeColumn(i, plan->output[i].type, plan->output[i].name));
+    keep_names.push_back(plan->output[i].name);
+  }
+  return MakeProject(filtered, std::move(keep), std::move(keep_names));
 }
 
 Result<BoundExprPtr> QueryBinder::BindSubqueryValue(const ast::Subquery& sub, const Scope& scope) {

@@ -55,8 +55,13 @@ class QueryBinder {
   Result<LogicalOpPtr> BindValues(const ast::QueryNode& query);
   Result<LogicalOpPtr> ApplyOrderLimit(const ast::QueryNode& query, LogicalOpPtr plan);
 
+  // FROM and WHERE of one block. With `correlated` set, WHERE conjuncts
+  // referring to the enclosing scope (`outer`) are returned there (columns
+  // of this block as plain indices, the enclosing block's as outer refs)
+  // instead of being applied.
   Result<FromResult> BindFrom(const std::vector<ast::TableRefPtr>& from, const ast::Expr* where,
-                              const Scope* outer);
+                              const Scope* outer,
+                              std::vector<BoundExprPtr>* correlated = nullptr);
   Result<FromResult> BindTableRef(const ast::TableRef& ref, const Scope* outer);
   Result<FromResult> BindBaseTable(const ast::BaseTableRef& ref);
   Result<FromResult> BindJoin(const ast::JoinRef& ref, const Scope* outer);
@@ -64,6 +69,11 @@ class QueryBinder {
   // WHERE conjuncts holding subqueries, applied as semi/anti joins.
   Result<LogicalOpPtr> ApplySubqueryConjunct(const ast::Expr& conjunct, LogicalOpPtr plan,
                                              const Scope& scope);
+  // `x op (SELECT agg(…) FROM … WHERE inner = outer …)`: the subquery
+  // grouped by its correlation keys and left-joined on them, then the
+  // comparison as a filter (the plan's columns are kept as they were).
+  Result<LogicalOpPtr> ApplyScalarSubqueryConjunct(const ast::Operator& comparison,
+                                                   LogicalOpPtr plan, const Scope& scope);
   // An uncorrelated subquery in an expression, run now.
   Result<BoundExprPtr> BindSubqueryValue(const ast::Subquery& subquery, const Scope& scope);
 

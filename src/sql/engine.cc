@@ -6,6 +6,7 @@
 #include "sql/binder/query_binder.h"
 #include "sql/execution/operator.h"
 #include "sql/optimizer/column_pruning.h"
+#include "sql/optimizer/filter_pushdown.h"
 #include "sql/parser/parser.h"
 #include "sql/sql_error.h"
 
@@ -91,7 +92,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   binder_options.run_plan =
       [&](const LogicalOpPtr& plan) -> Result<std::vector<std::vector<Value>>> {
     std::unique_ptr<ExecContext> ctx = make_context();
-    HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr pruned, PruneColumns(plan));
+    HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr pruned, PruneColumns(PushFiltersIntoScans(plan)));
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*pruned, *ctx));
     HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op));
     std::vector<std::vector<Value>> rows;
@@ -108,6 +109,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   };
   QueryBinder binder(binder_options);
   HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr plan, binder.BindQuery(*statement.query));
+  plan = PushFiltersIntoScans(plan);
   HOGLAKE_ASSIGN_OR_RETURN(plan, PruneColumns(plan));
 
   if (statement.kind == ast::StatementKind::kExplain && !statement.explain_analyze) {

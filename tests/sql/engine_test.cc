@@ -202,6 +202,49 @@ TEST_F(EngineTest, SchemaEvolutionReadsByFieldId) {
   EXPECT_EQ(Value("SELECT note FROM u"), "ERROR 42703: column \"note\" does not exist at position 8");
 }
 
+// Rows of EXPLAIN ANALYZE joined into one text.
+std::string Joined(const Rows& rows) {
+  std::string text;
+  for (const std::string& line : rows) text += line + "\n";
+  return text;
+}
+
+TEST_F(EngineTest, StatisticsPruneFilesAndRowGroups) {
+  lake_.CreateTable("many", {{"k", columnar::Int64()}, {"v", columnar::Utf8()}});
+  for (int i = 0; i < 100; ++i) {
+    lake_.Append("many", {{std::to_string(i), "v" + std::to_string(i)}});
+  }
+  EXPECT_EQ(Run("SELECT v FROM many WHERE k = 42"), (Rows{"v42"}));
+  std::string plan = Joined(Run("EXPLAIN ANALYZE SELECT v FROM many WHERE k = 42"));
+  EXPECT_NE(plan.find("files=1/100 (pruned 99)"), std::string::npos) << plan;
+  plan = Joined(Run("EXPLAIN ANALYZE SELECT v FROM many WHERE k > 95 OR k IS NULL"));
+  EXPECT_NE(plan.find("files=100/100 (pruned 0)"), std::string::npos) << plan;
+  plan = Joined(Run("EXPLAIN ANALYZE SELECT count(*) FROM many WHERE k >= 95"));
+  EXPECT_NE(plan.find("files=5/100 (pruned 95)"), std::string::npos) << plan;
+  EXPECT_EQ(Value("SELECT count(*) FROM many WHERE k >= 95"), "5");
+  plan = Joined(Run("EXPLAIN ANALYZE SELECT count(*) FROM many WHERE k IN (3, 7)"));
+  EXPECT_NE(plan.find("files=2/100 (pruned 98)"), std::string::npos) << plan;
+  plan = Joined(Run("EXPLAIN ANALYZE SELECT count(*) FROM many WHERE v IS NULL"));
+  EXPECT_NE(plan.find("files=0/100 (pruned 100)"), std::string::npos) << plan;
+
+  std::vector<TestRow> rows;
+  for (int i = 0; i < 1000; ++i) rows.push_back({std::to_string(i), "x"});
+  lake_.CreateTable("groups", {{"k", columnar::Int64()}, {"v", columnar::Utf8()}});
+  lake_.Append("groups", rows, /*row_group_rows=*/100);
+  EXPECT_EQ(Value("SELECT count(*), min(k), max(k) FROM groups WHERE k BETWEEN 250 AND 260"),
+            "11|250|260");
+  plan = Joined(Run("EXPLAIN ANALYZE SELECT count(*) FROM groups WHERE k BETWEEN 250 AND 260"));
+  EXPECT_NE(plan.find("row_groups=1 (pruned 9)"), std::string::npos) << plan;
+}
+
+TEST_F(EngineTest, FloatNaNIsNeverPrunedAway) {
+  lake_.CreateTable("f", {{"x", columnar::Float64()}});
+  lake_.Append("f", {{"1"}, {"2"}});
+  lake_.Append("f", {{"NaN"}, {"1"}});
+  EXPECT_EQ(Value("SELECT count(*) FROM f WHERE x > 5"), "1");
+  EXPECT_EQ(Value("SELECT count(*) FROM f WHERE x = 'NaN'"), "1");
+}
+
 TEST_F(EngineTest, ClearErrors) {
   EXPECT_EQ(Value("SELECT * FROM nope"),
             "ERROR 42P01: relation \"nope\" does not exist (table nope not found) at position 15");

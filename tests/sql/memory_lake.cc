@@ -8,6 +8,7 @@
 
 #include "columnar/builder.h"
 #include "iceberg/arrow_mapping.h"
+#include "parquet/footer_stats.h"
 #include "parquet/writer.h"
 #include "sql/function/cast.h"
 #include "sql/sql_error.h"
@@ -61,7 +62,8 @@ void MemoryLake::AddColumn(const std::string& table, TestColumn column) {
   t.columns.push_back(std::move(column));
 }
 
-void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& rows) {
+void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& rows,
+                        int64_t row_group_rows) {
   Table& t = tables_.at(name);
   auto schema = std::make_shared<columnar::Schema>();
   std::vector<columnar::ArrayPtr> columns;
@@ -86,7 +88,7 @@ void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& row
   columnar::RecordBatch batch = Take(columnar::MakeRecordBatch(schema, columns));
   std::string path = dir_ + "/" + name + "-" + std::to_string(++file_counter_) + ".parquet";
   parquet::WriterOptions options;
-  options.max_row_group_rows = 1000;
+  options.max_row_group_rows = row_group_rows;
   auto writer = Take(parquet::ParquetWriter::OpenFile(path, schema, options));
   Check(writer->WriteBatch(batch));
   parquet::WriteSummary summary = Take(writer->Close());
@@ -97,6 +99,24 @@ void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& row
   file.record_count = static_cast<int64_t>(rows.size());
   file.file_size_bytes = summary.file_size;
   file.begin_snapshot = ++snapshot_;
+  std::vector<parquet::StatsColumn> stats_columns;
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    auto type = iceberg::ColumnTypeFromArrow(schema->fields[c]);
+    if (type.ok()) stats_columns.emplace_back(t.field_ids[c], *type);
+  }
+  std::vector<catalog::ColumnStatRow> stats;
+  for (const parquet::ColumnStats& s : Take(parquet::ExtractColumnStats(summary.metadata,
+                                                                         stats_columns))) {
+    catalog::ColumnStatRow row;
+    row.field_id = s.field_id;
+    row.value_count = s.value_count;
+    row.null_count = s.null_count;
+    row.nan_count = s.nan_count;
+    row.lower_bound = s.lower_bound;
+    row.upper_bound = s.upper_bound;
+    stats.push_back(row);
+  }
+  file.column_stats = stats;
   t.files.push_back(file);
 }
 

@@ -36,7 +36,10 @@ class MemoryLake : public catalog::LakeTables {
   void CreateTable(const std::string& name, std::vector<TestColumn> columns);
   // Writes `rows` as one more Parquet file of the table (values parsed from
   // text by the column's type) and registers it as a new snapshot.
-  void Append(const std::string& name, const std::vector<TestRow>& rows);
+  // Each file carries its column statistics (from its footer), as a
+  // catalog file row does; row groups hold `row_group_rows` rows.
+  void Append(const std::string& name, const std::vector<TestRow>& rows,
+              int64_t row_group_rows = 1000);
   // Renames a column (field id kept), or adds one (a new field id).
   void RenameColumn(const std::string& table, const std::string& from, const std::string& to);
   void AddColumn(const std::string& table, TestColumn column);

@@ -9,11 +9,14 @@
 
 #include "columnar/builder.h"
 #include "columnar/take.h"
+#include "iceberg/arrow_mapping.h"
+#include "parquet/footer_stats.h"
 #include "parquet/reader.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/operators.h"
 #include "sql/execution/vector_ops.h"
 #include "sql/function/cast.h"
+#include "sql/source/scan_pruning.h"
 #include "sql/sql_error.h"
 #include "storage/object_source.h"
 
@@ -117,14 +120,28 @@ Result<ArrayPtr> ToCarrier(const ArrayPtr& array, const columnar::Field& file_fi
   return CastArray(normalized, file_type, target);
 }
 
+std::vector<iceberg::TypeSpec> CatalogTypes(const ScanSpec& spec) {
+  std::vector<iceberg::TypeSpec> types;
+  for (const columnar::Field& f : spec.fields) {
+    auto t = iceberg::ColumnTypeFromArrow(f);
+    types.push_back(t.ok() ? *t : iceberg::TypeSpec(iceberg::ColumnType::kVariant));
+  }
+  return types;
+}
+
 class LakeScanOperator : public PhysicalOperator {
  public:
-  LakeScanOperator(const LogicalOp& plan, ExecContext& ctx) : PhysicalOperator(plan), ctx_(ctx) {}
+  LakeScanOperator(const LogicalOp& plan, ExecContext& ctx)
+      : PhysicalOperator(plan),
+        ctx_(ctx),
+        types_(CatalogTypes(*plan.scan)),
+        pruning_(plan.scan->filters, types_, plan.scan->field_ids) {}
 
   std::string Describe() const override {
     std::string line = PhysicalOperator::Describe();
-    line += StrCat(" files=", files_read_, "/", plan_.scan->files.size(), " row_groups=",
-                   row_groups_read_, " bytes=", bytes_read_);
+    line += StrCat(" files=", files_read_, "/", plan_.scan->files.size(), " (pruned ",
+                   files_pruned_, ") row_groups=", row_groups_read_, " (pruned ",
+                   row_groups_pruned_, ") bytes=", bytes_read_);
     return line;
   }
 
@@ -135,14 +152,20 @@ class LakeScanOperator : public PhysicalOperator {
       HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
       if (reader_ == nullptr) {
         if (next_file_ >= spec.files.size()) return EndOfStream();
-        HOGLAKE_RETURN_IF_ERROR(OpenFile(spec.files[next_file_++]));
+        const catalog::DataFileInfo& file = spec.files[next_file_++];
+        if (FilePruned(file)) {
+          ++files_pruned_;
+          continue;
+        }
+        HOGLAKE_RETURN_IF_ERROR(OpenFile(file));
         continue;
       }
-      if (next_row_group_ >= reader_->num_row_groups()) {
+      if (next_row_group_ >= row_groups_.size()) {
         reader_.reset();
         continue;
       }
-      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group, reader_->ReadRowGroup(next_row_group_++));
+      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group,
+                               reader_->ReadRowGroup(row_groups_[next_row_group_++]));
       ++row_groups_read_;
       if (group.num_rows == 0) continue;
       HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, Assemble(group));
@@ -160,6 +183,58 @@ class LakeScanOperator : public PhysicalOperator {
   }
 
  private:
+  bool FilePruned(const catalog::DataFileInfo& file) const {
+    if (pruning_.empty() || !file.column_stats) return false;
+    return pruning_.Excludes([&](int32_t field_id) -> std::optional<ColumnStatistics> {
+      for (const catalog::ColumnStatRow& row : *file.column_stats) {
+        if (row.field_id != field_id) continue;
+        return ColumnStatistics{row.value_count, row.null_count, row.nan_count, row.lower_bound,
+                                row.upper_bound};
+      }
+      return std::nullopt;
+    });
+  }
+
+  // The row groups of the open file whose footer statistics do not rule
+  // them out.
+  Status ChooseRowGroups() {
+    row_groups_.clear();
+    const parquet::FileMetaData& meta = reader_->metadata();
+    int n = reader_->num_row_groups();
+    std::vector<parquet::StatsColumn> columns;
+    if (!pruning_.empty()) {
+      for (int32_t id : pruning_.field_ids()) {
+        for (size_t c = 0; c < plan_.scan->field_ids.size(); ++c) {
+          if (plan_.scan->field_ids[c] == id) columns.emplace_back(id, types_[c]);
+        }
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      if (!columns.empty()) {
+        parquet::FileMetaData one = meta;
+        one.row_groups = {meta.row_groups[i]};
+        auto stats = parquet::ExtractColumnStats(one, columns);
+        if (stats.ok()) {
+          bool excluded = pruning_.Excludes([&](int32_t id) -> std::optional<ColumnStatistics> {
+            for (const parquet::ColumnStats& s : *stats) {
+              if (s.field_id == id) {
+                return ColumnStatistics{s.value_count, s.null_count, s.nan_count, s.lower_bound,
+                                        s.upper_bound};
+              }
+            }
+            return std::nullopt;
+          });
+          if (excluded) {
+            ++row_groups_pruned_;
+            continue;
+          }
+        }
+      }
+      row_groups_.push_back(i);
+    }
+    return Status::Ok();
+  }
+
   Status OpenFile(const catalog::DataFileInfo& file) {
     HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, ctx_.stores->StoreFor(file.path));
     HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<ObjectSource> source,
@@ -199,7 +274,7 @@ class LakeScanOperator : public PhysicalOperator {
     }
     if (!present.empty()) HOGLAKE_RETURN_IF_ERROR(reader_->SelectFieldIds(present));
     next_row_group_ = 0;
-    return Status::Ok();
+    return ChooseRowGroups();
   }
 
   Result<RecordBatch> Assemble(const RecordBatch& group) {
@@ -220,9 +295,14 @@ class LakeScanOperator : public PhysicalOperator {
   }
 
   ExecContext& ctx_;
+  std::vector<iceberg::TypeSpec> types_;
+  PruningPredicate pruning_;
   size_t next_file_ = 0;
   std::unique_ptr<parquet::ParquetReader> reader_;
-  int next_row_group_ = 0;
+  std::vector<int> row_groups_;
+  size_t next_row_group_ = 0;
+  int64_t files_pruned_ = 0;
+  int64_t row_groups_pruned_ = 0;
   std::vector<std::optional<columnar::Field>> file_fields_;
   std::vector<int> position_;
   bool count_only_ = false;

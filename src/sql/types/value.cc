@@ -142,6 +142,41 @@ Value ValueAt(const columnar::ArrayData& array, int64_t row, const SqlType& type
   return out;
 }
 
+int CompareValue(const Value& a, const Value& b) {
+  auto sign = [](auto x, auto y) { return x < y ? -1 : (x > y ? 1 : 0); };
+  switch (a.type.id) {
+    case SqlTypeId::kBoolean:
+      return sign(a.b, b.b);
+    case SqlTypeId::kReal:
+    case SqlTypeId::kDouble: {
+      bool na = a.d != a.d, nb = b.d != b.d;
+      if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+      return sign(a.d, b.d);
+    }
+    case SqlTypeId::kNumeric: {
+      int sa = a.type.scale, sb = b.type.scale;
+      __int128 x = a.n, y = b.n;
+      if (sa < sb) {
+        if (__builtin_mul_overflow(x, PowerOfTen(sb - sa), &x)) return a.n < 0 ? -1 : 1;
+      } else if (sb < sa) {
+        if (__builtin_mul_overflow(y, PowerOfTen(sa - sb), &y)) return b.n < 0 ? 1 : -1;
+      }
+      return sign(x, y);
+    }
+    case SqlTypeId::kUnknown:
+    case SqlTypeId::kText:
+    case SqlTypeId::kJson:
+    case SqlTypeId::kBytea:
+    case SqlTypeId::kUuid:
+    case SqlTypeId::kInterval: {
+      int c = a.s.compare(b.s);
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    default:
+      return sign(a.i, b.i);
+  }
+}
+
 std::string ValueToString(const Value& value) {
   if (value.is_null) return "NULL";
   std::string out;

@@ -48,6 +48,10 @@ Result<columnar::ArrayPtr> BroadcastValue(const Value& value, int64_t rows);
 // Row `row` of `array` (whose SQL type is `type`) as a Value.
 Value ValueAt(const columnar::ArrayData& array, int64_t row, const SqlType& type);
 
+// Orders two non-null values of one SQL type (numerics across scales; NaN
+// above every other float; text and bytes byte-wise): negative, 0, positive.
+int CompareValue(const Value& a, const Value& b);
+
 // PostgreSQL's text output of a value ("t", "1.50", "2024-01-05",
 // "2024-01-05 10:00:00+00"); "NULL" for null. For messages and EXPLAIN.
 std::string ValueToString(const Value& value);

@@ -237,6 +237,28 @@ TEST_F(EngineTest, StatisticsPruneFilesAndRowGroups) {
   EXPECT_NE(plan.find("row_groups=1 (pruned 9)"), std::string::npos) << plan;
 }
 
+TEST_F(EngineTest, ParallelScanGivesTheSameAnswers) {
+  lake_.CreateTable("big", {{"k", columnar::Int64()}, {"g", columnar::Int32()}});
+  for (int f = 0; f < 2; ++f) {
+    std::vector<TestRow> rows;
+    for (int i = 0; i < 60000; ++i) {
+      int k = f * 60000 + i;
+      rows.push_back({std::to_string(k), std::to_string(k % 7)});
+    }
+    lake_.Append("big", rows, /*row_group_rows=*/10000);
+  }
+  SessionOptions options = lake_.MakeSessionOptions();
+  options.threads = 2;
+  Session parallel(options);
+  EXPECT_EQ(RunValue(parallel, "SELECT count(*), sum(k), min(k), max(k) FROM big"),
+            "120000|7199940000|0|119999");
+  EXPECT_EQ(RunRows(parallel, "SELECT g, count(*) FROM big WHERE k >= 70000 GROUP BY g ORDER BY g"),
+            RunRows(*session_, "SELECT g, count(*) FROM big WHERE k >= 70000 GROUP BY g ORDER BY g"));
+  std::string plan = Joined(RunRows(parallel, "EXPLAIN ANALYZE SELECT count(*) FROM big WHERE k < 15000"));
+  EXPECT_NE(plan.find("files=1/2 (pruned 1) row_groups=2 (pruned 4)"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("workers=2"), std::string::npos) << plan;
+}
+
 TEST_F(EngineTest, FloatNaNIsNeverPrunedAway) {
   lake_.CreateTable("f", {{"x", columnar::Float64()}});
   lake_.Append("f", {{"1"}, {"2"}});

@@ -5,10 +5,15 @@
 // reads as NULL, and a column whose type was promoted (int → long, float →
 // double, a wider decimal) or stored in another timestamp unit is widened to
 // the table's type. Pushed-down filters are applied to every batch.
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "columnar/builder.h"
 #include "columnar/take.h"
+#include "common/parallel.h"
 #include "iceberg/arrow_mapping.h"
 #include "parquet/footer_stats.h"
 #include "parquet/reader.h"
@@ -129,60 +134,16 @@ std::vector<iceberg::TypeSpec> CatalogTypes(const ScanSpec& spec) {
   return types;
 }
 
-class LakeScanOperator : public PhysicalOperator {
+// Reads one file: opens it, picks the row groups statistics do not rule
+// out, and turns a row group into a batch of the scan's columns with the
+// scan's filters applied. One per worker; not shared between threads.
+class FileScan {
  public:
-  LakeScanOperator(const LogicalOp& plan, ExecContext& ctx)
-      : PhysicalOperator(plan),
-        ctx_(ctx),
-        types_(CatalogTypes(*plan.scan)),
-        pruning_(plan.scan->filters, types_, plan.scan->field_ids) {}
+  FileScan(const LogicalOp& plan, ExecContext& ctx, const std::vector<iceberg::TypeSpec>& types,
+           const PruningPredicate& pruning, ScanCounters& counters)
+      : plan_(plan), ctx_(ctx), types_(types), pruning_(pruning), counters_(counters),
+        schema_(OutputSchema(plan.output)) {}
 
-  std::string Describe() const override {
-    std::string line = PhysicalOperator::Describe();
-    line += StrCat(" files=", files_read_, "/", plan_.scan->files.size(), " (pruned ",
-                   files_pruned_, ") row_groups=", row_groups_read_, " (pruned ",
-                   row_groups_pruned_, ") bytes=", bytes_read_);
-    return line;
-  }
-
- protected:
-  Result<std::optional<RecordBatch>> NextImpl() override {
-    const ScanSpec& spec = *plan_.scan;
-    while (true) {
-      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-      if (reader_ == nullptr) {
-        if (next_file_ >= spec.files.size()) return EndOfStream();
-        const catalog::DataFileInfo& file = spec.files[next_file_++];
-        if (FilePruned(file)) {
-          ++files_pruned_;
-          continue;
-        }
-        HOGLAKE_RETURN_IF_ERROR(OpenFile(file));
-        continue;
-      }
-      if (next_row_group_ >= row_groups_.size()) {
-        reader_.reset();
-        continue;
-      }
-      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group,
-                               reader_->ReadRowGroup(row_groups_[next_row_group_++]));
-      ++row_groups_read_;
-      if (group.num_rows == 0) continue;
-      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, Assemble(group));
-      for (const BoundExprPtr& filter : spec.filters) {
-        HOGLAKE_ASSIGN_OR_RETURN(std::vector<int64_t> rows, SelectTrue(*filter, batch));
-        if (static_cast<int64_t>(rows.size()) != batch.num_rows) {
-          HOGLAKE_ASSIGN_OR_RETURN(batch, columnar::TakeRows(batch, rows));
-          batch.schema = schema_;
-        }
-        if (batch.num_rows == 0) break;
-      }
-      if (batch.num_rows == 0) continue;
-      return Emit(std::move(batch));
-    }
-  }
-
- private:
   bool FilePruned(const catalog::DataFileInfo& file) const {
     if (pruning_.empty() || !file.column_stats) return false;
     return pruning_.Excludes([&](int32_t field_id) -> std::optional<ColumnStatistics> {
@@ -195,10 +156,65 @@ class LakeScanOperator : public PhysicalOperator {
     });
   }
 
-  // The row groups of the open file whose footer statistics do not rule
-  // them out.
-  Status ChooseRowGroups() {
-    row_groups_.clear();
+  // Opens `file`; returns the row groups worth reading (`count`: add the
+  // pruned ones to the counters — once per file, not per worker).
+  Result<std::vector<int>> Open(const catalog::DataFileInfo& file, int decode_threads,
+                                bool count = true) {
+    HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, ctx_.stores->StoreFor(file.path));
+    HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<ObjectSource> source,
+                             ObjectSource::Open(store, file.path, file.file_size_bytes));
+    parquet::ReaderOptions options;
+    options.threads = decode_threads;
+    HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
+    const ScanSpec& spec = *plan_.scan;
+    const columnar::Schema& file_schema = *reader_->schema();
+    std::vector<int32_t> present;
+    file_fields_.assign(spec.field_ids.size(), std::nullopt);
+    position_.assign(spec.field_ids.size(), -1);
+    for (size_t c = 0; c < spec.field_ids.size(); ++c) {
+      for (const columnar::Field& f : file_schema.fields) {
+        if (f.field_id() == spec.field_ids[c]) {
+          file_fields_[c] = f;
+          position_[c] = static_cast<int>(present.size());
+          present.push_back(spec.field_ids[c]);
+          break;
+        }
+      }
+    }
+    count_only_ = false;
+    if (present.empty() && !file_schema.fields.empty()) {
+      // Still read one column for the row count.
+      std::optional<int32_t> any = file_schema.fields[0].field_id();
+      if (any) {
+        present.push_back(*any);
+        count_only_ = true;
+      } else {
+        reader_->SelectAllColumns();
+      }
+    }
+    if (!present.empty()) HOGLAKE_RETURN_IF_ERROR(reader_->SelectFieldIds(present));
+    return ChooseRowGroups(count);
+  }
+
+  // The filtered batch of row group `index` of the open file (maybe empty).
+  Result<RecordBatch> Read(int index) {
+    HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group, reader_->ReadRowGroup(index));
+    ++counters_.row_groups_total;
+    HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, Assemble(group));
+    for (const BoundExprPtr& filter : plan_.scan->filters) {
+      if (batch.num_rows == 0) break;
+      HOGLAKE_ASSIGN_OR_RETURN(std::vector<int64_t> rows, SelectTrue(*filter, batch));
+      if (static_cast<int64_t>(rows.size()) != batch.num_rows) {
+        HOGLAKE_ASSIGN_OR_RETURN(batch, columnar::TakeRows(batch, rows));
+        batch.schema = schema_;
+      }
+    }
+    return batch;
+  }
+
+ private:
+  Result<std::vector<int>> ChooseRowGroups(bool count) {
+    std::vector<int> chosen;
     const parquet::FileMetaData& meta = reader_->metadata();
     int n = reader_->num_row_groups();
     std::vector<parquet::StatsColumn> columns;
@@ -225,56 +241,14 @@ class LakeScanOperator : public PhysicalOperator {
             return std::nullopt;
           });
           if (excluded) {
-            ++row_groups_pruned_;
+            if (count) ++counters_.row_groups_pruned;
             continue;
           }
         }
       }
-      row_groups_.push_back(i);
+      chosen.push_back(i);
     }
-    return Status::Ok();
-  }
-
-  Status OpenFile(const catalog::DataFileInfo& file) {
-    HOGLAKE_ASSIGN_OR_RETURN(ObjectStore * store, ctx_.stores->StoreFor(file.path));
-    HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<ObjectSource> source,
-                             ObjectSource::Open(store, file.path, file.file_size_bytes));
-    parquet::ReaderOptions options;
-    options.threads = ctx_.threads;
-    HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
-    ++files_read_;
-    bytes_read_ += file.file_size_bytes;
-    // Which of the wanted field ids this file has, and where.
-    const ScanSpec& spec = *plan_.scan;
-    const columnar::Schema& file_schema = *reader_->schema();
-    std::vector<int32_t> present;
-    file_fields_.assign(spec.field_ids.size(), std::nullopt);
-    position_.assign(spec.field_ids.size(), -1);
-    for (size_t c = 0; c < spec.field_ids.size(); ++c) {
-      for (const columnar::Field& f : file_schema.fields) {
-        if (f.field_id() == spec.field_ids[c]) {
-          file_fields_[c] = f;
-          position_[c] = static_cast<int>(present.size());
-          present.push_back(spec.field_ids[c]);
-          break;
-        }
-      }
-    }
-    if (present.empty() && !file_schema.fields.empty()) {
-      // Still read one column for the row count.
-      std::optional<int32_t> any = file_schema.fields[0].field_id();
-      if (any) {
-        present.push_back(*any);
-        count_only_ = true;
-      } else {
-        reader_->SelectAllColumns();
-      }
-    } else {
-      count_only_ = false;
-    }
-    if (!present.empty()) HOGLAKE_RETURN_IF_ERROR(reader_->SelectFieldIds(present));
-    next_row_group_ = 0;
-    return ChooseRowGroups();
+    return chosen;
   }
 
   Result<RecordBatch> Assemble(const RecordBatch& group) {
@@ -291,24 +265,195 @@ class LakeScanOperator : public PhysicalOperator {
                                ToCarrier(group.columns[position_[c]], *file_fields_[c], type));
       columns.push_back(v);
     }
-    return MakeBatch(std::move(columns), group.num_rows);
+    RecordBatch batch;
+    batch.schema = schema_;
+    batch.num_rows = group.num_rows;
+    batch.columns = std::move(columns);
+    return batch;
   }
+
+  const LogicalOp& plan_;
+  ExecContext& ctx_;
+  const std::vector<iceberg::TypeSpec>& types_;
+  const PruningPredicate& pruning_;
+  ScanCounters& counters_;
+  columnar::SchemaPtr schema_;
+  std::unique_ptr<parquet::ParquetReader> reader_;
+  std::vector<std::optional<columnar::Field>> file_fields_;
+  std::vector<int> position_;
+  bool count_only_ = false;
+};
+
+// The lake scan: morsels are row groups. With one thread it reads them in
+// order on the caller's thread; with more, workers take files and row
+// groups from a shared dispenser and hand filtered batches to the consumer
+// through a bounded queue (output order is then not the file order, which
+// SQL does not promise without ORDER BY).
+class LakeScanOperator : public PhysicalOperator {
+ public:
+  LakeScanOperator(const LogicalOp& plan, ExecContext& ctx)
+      : PhysicalOperator(plan),
+        ctx_(ctx),
+        types_(CatalogTypes(*plan.scan)),
+        pruning_(plan.scan->filters, types_, plan.scan->field_ids) {
+    // Parallel only when there is more than one row group's worth of data.
+    int64_t rows = 0;
+    for (const auto& f : plan.scan->files) rows += f.record_count;
+    workers_ = rows > 100000 ? ResolveThreads(ctx.threads) : 1;
+  }
+
+  ~LakeScanOperator() override { Stop(); }
+
+  std::string Describe() const override {
+    std::string line = PhysicalOperator::Describe();
+    line += StrCat(" files=", counters_.files_total.load(), "/", plan_.scan->files.size(),
+                   " (pruned ", counters_.files_pruned.load(), ") row_groups=",
+                   counters_.row_groups_total.load(), " (pruned ",
+                   counters_.row_groups_pruned.load(), ") bytes=", counters_.bytes_read.load(),
+                   " workers=", workers_);
+    return line;
+  }
+
+ protected:
+  Result<std::optional<RecordBatch>> NextImpl() override {
+    if (workers_ <= 1) return NextSerial();
+    if (threads_.empty()) Start();
+    std::unique_lock<std::mutex> lock(mu_);
+    while (true) {
+      if (!error_.ok()) return error_;
+      if (!queue_.empty()) {
+        RecordBatch batch = std::move(queue_.front());
+        queue_.pop_front();
+        space_.notify_one();
+        return Emit(std::move(batch));
+      }
+      if (running_ == 0) return EndOfStream();
+      ready_.wait(lock);
+    }
+  }
+
+ private:
+  Result<std::optional<RecordBatch>> NextSerial() {
+    const ScanSpec& spec = *plan_.scan;
+    if (!serial_) serial_ = std::make_unique<FileScan>(plan_, ctx_, types_, pruning_, counters_);
+    while (true) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+      if (next_row_group_ >= row_groups_.size()) {
+        if (next_file_ >= spec.files.size()) return EndOfStream();
+        const catalog::DataFileInfo& file = spec.files[next_file_++];
+        if (serial_->FilePruned(file)) {
+          ++counters_.files_pruned;
+          continue;
+        }
+        ++counters_.files_total;
+        counters_.bytes_read += file.file_size_bytes;
+        HOGLAKE_ASSIGN_OR_RETURN(row_groups_, serial_->Open(file, ctx_.threads));
+        next_row_group_ = 0;
+        continue;
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, serial_->Read(row_groups_[next_row_group_++]));
+      if (batch.num_rows > 0) return Emit(std::move(batch));
+    }
+  }
+
+  void Start() {
+    running_ = workers_;
+    for (int w = 0; w < workers_; ++w) {
+      threads_.emplace_back([this] {
+        Status status = Work();
+        std::lock_guard<std::mutex> lock(mu_);
+        if (!status.ok() && error_.ok()) error_ = status;
+        --running_;
+        ready_.notify_all();
+      });
+    }
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+      space_.notify_all();
+    }
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+  }
+
+  // One worker: takes a morsel (a file's row group), reads it, queues the
+  // batch. A worker that takes a new file opens it and offers its other row
+  // groups to the rest.
+  Status Work() {
+    FileScan scan(plan_, ctx_, types_, pruning_, counters_);
+    const ScanSpec& spec = *plan_.scan;
+    std::optional<size_t> open_file;
+    while (true) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+      size_t file;
+      int row_group = -1;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (stop_ || !error_.ok()) return Status::Ok();
+        if (!pending_.empty()) {
+          std::tie(file, row_group) = pending_.front();
+          pending_.pop_front();
+        } else if (next_file_ < spec.files.size()) {
+          file = next_file_++;
+        } else {
+          return Status::Ok();
+        }
+      }
+      const catalog::DataFileInfo& info = spec.files[file];
+      if (row_group < 0) {
+        if (scan.FilePruned(info)) {
+          ++counters_.files_pruned;
+          continue;
+        }
+        ++counters_.files_total;
+        counters_.bytes_read += info.file_size_bytes;
+        HOGLAKE_ASSIGN_OR_RETURN(std::vector<int> groups, scan.Open(info, 1));
+        open_file = file;
+        if (groups.empty()) continue;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          for (size_t g = 1; g < groups.size(); ++g) pending_.emplace_back(file, groups[g]);
+        }
+        row_group = groups[0];
+      } else if (open_file != file) {
+        HOGLAKE_RETURN_IF_ERROR(scan.Open(info, 1, /*count=*/false).status());
+        open_file = file;
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, scan.Read(row_group));
+      if (batch.num_rows == 0) continue;
+      std::unique_lock<std::mutex> lock(mu_);
+      space_.wait(lock, [&] { return stop_ || queue_.size() < kQueueDepth; });
+      if (stop_) return Status::Ok();
+      queue_.push_back(std::move(batch));
+      ready_.notify_one();
+    }
+  }
+
+  static constexpr size_t kQueueDepth = 8;
 
   ExecContext& ctx_;
   std::vector<iceberg::TypeSpec> types_;
   PruningPredicate pruning_;
-  size_t next_file_ = 0;
-  std::unique_ptr<parquet::ParquetReader> reader_;
+  ScanCounters counters_;
+  int workers_ = 1;
+  // serial
+  std::unique_ptr<FileScan> serial_;
   std::vector<int> row_groups_;
   size_t next_row_group_ = 0;
-  int64_t files_pruned_ = 0;
-  int64_t row_groups_pruned_ = 0;
-  std::vector<std::optional<columnar::Field>> file_fields_;
-  std::vector<int> position_;
-  bool count_only_ = false;
-  int64_t files_read_ = 0;
-  int64_t row_groups_read_ = 0;
-  int64_t bytes_read_ = 0;
+  // shared by the workers (under mu_)
+  size_t next_file_ = 0;
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::condition_variable space_;
+  std::deque<std::pair<size_t, int>> pending_;
+  std::deque<RecordBatch> queue_;
+  Status error_;
+  int running_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace

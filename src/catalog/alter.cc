@@ -13,6 +13,12 @@
 #include "catalog/table_store.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgParam;
+using pg::PgPool;
+using pg::PgResult;
+
 namespace {
 
 std::string Qualified(const TableRef& t) { return StrCat(t.namespace_name, ".", t.table); }

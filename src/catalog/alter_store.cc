@@ -8,6 +8,14 @@
 #include "iceberg/bounds.h"
 
 namespace hoglake::catalog {
+
+using pg::PgBoolArray;
+using pg::PgConnection;
+using pg::PgIntArray;
+using pg::PgParam;
+using pg::PgResult;
+using pg::PgTextArray;
+
 namespace {
 
 constexpr int kBoundBatch = 5000;

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "catalog/alter_ops.h"
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -21,8 +21,8 @@ struct AlterTarget {
 // Fills max_spec_id / max_sort_id (over every spec the table ever had) and,
 // when `check_idless`, idless_files_present (a live file with
 // missing_field_ids or stats_state 'pending').
-Status LoadAlterExtras(PgConnection& conn, int64_t catalog_id, int64_t table_id, bool check_idless,
-                       AlterState* state);
+Status LoadAlterExtras(pg::PgConnection& conn, int64_t catalog_id, int64_t table_id,
+                       bool check_idless, AlterState* state);
 
 // Writes `after` over `before` at target.snapshot: the version row (name,
 // comment, properties) and each column row that changed are ended and
@@ -32,7 +32,7 @@ Status LoadAlterExtras(PgConnection& conn, int64_t catalog_id, int64_t table_id,
 // Iceberg type widens, the stored bounds of the table's live files are
 // re-encoded (iceberg::PromoteBound) in batches. A bound that no longer
 // decodes under its old type is dropped.
-Status WriteAlterDiff(PgConnection& conn, const AlterTarget& target, const TableInfo& before,
+Status WriteAlterDiff(pg::PgConnection& conn, const AlterTarget& target, const TableInfo& before,
                       int32_t next_field_id_before, const AlterState& after);
 
 }  // namespace hoglake::catalog

@@ -3,6 +3,14 @@
 #include "catalog/identifiers.h"
 
 namespace hoglake::catalog {
+
+using pg::AdvisoryLockKey;
+using pg::LockClass;
+using pg::PgConnection;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 constexpr const char* kCatalogColumns =

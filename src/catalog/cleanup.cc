@@ -15,6 +15,13 @@
 #include "storage/object_store.h"
 
 namespace hoglake::catalog {
+
+using pg::PgIntArray;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTextArray;
+using pg::PgTransaction;
+
 namespace {
 
 // This process's worker id for claims: "<host>/<process uuid>".

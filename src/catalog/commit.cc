@@ -24,6 +24,12 @@
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgStatement;
+
 namespace {
 
 struct ResolvedTable {

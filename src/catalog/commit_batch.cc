@@ -4,9 +4,17 @@
 #include <optional>
 #include <set>
 
-#include "catalog/statement_fusion.h"
+#include "pg/statement_fusion.h"
 
 namespace hoglake::catalog {
+
+using pg::FusedStatements;
+using pg::FuseStatements;
+using pg::PgConnection;
+using pg::PgResult;
+using pg::PgStatement;
+using pg::PgTextArray;
+
 namespace {
 
 constexpr const char* kSavepoint = "SAVEPOINT hog_commit";
@@ -39,7 +47,7 @@ std::optional<std::vector<PgStatement>> BuildMember(CommitScope& scope, BatchMem
 // `tail`, when given, follows the members' statements in each pipeline that
 // has any; `*tail_ran` tells whether it ran (in a pipeline that succeeded).
 // With `fuse` (and more than one member) the members' statements are first
-// tried fused (statement_fusion.h) after one savepoint for them all; when a
+// tried fused (pg/statement_fusion.h) after one savepoint for them all; when a
 // fused statement fails, that savepoint is rolled back to and the members
 // go one savepoint each as above, which finds the one to refuse.
 class IsolatedRunner {

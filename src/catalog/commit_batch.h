@@ -21,7 +21,7 @@
 //    failure aborts the transaction, which the caller then rolls back.
 //  * The writes of several members are first sent fused: each statement
 //    text marked fusable (the file insert, the staged snapshot) runs once
-//    for all of them (statement_fusion.h), after one savepoint. Only when one
+//    for all of them (pg/statement_fusion.h), after one savepoint. Only when one
 //    of the members' statements in that pipeline fails (fused or not) are
 //    the members written one savepoint each, as above, to find and refuse
 //    the one that fails.
@@ -43,7 +43,7 @@
 
 #include "catalog/commit_scope.h"
 #include "catalog/commit_state_cache.h"
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -61,24 +61,24 @@ class BatchMember {
   // Tokens no two members of one segment may share.
   virtual std::vector<std::string> Conflicts() const = 0;
   // The member's reads (none: it decides without reading).
-  virtual std::vector<PgStatement> Reads() const = 0;
+  virtual std::vector<pg::PgStatement> Reads() const = 0;
   // Decides from the reads' results: sets `result` for a member that is
   // answered without writing (refused, or replayed from a receipt), or
   // leaves it unset to write.
-  virtual void Evaluate(CommitScope& scope, std::span<const PgResult> reads,
+  virtual void Evaluate(CommitScope& scope, std::span<const pg::PgResult> reads,
                         BatchLedger& ledger) = 0;
   // The member's writes at the scope's current head, staging its snapshot;
   // an error refuses the member.
-  virtual Result<std::vector<PgStatement>> Writes(CommitScope& scope) = 0;
+  virtual Result<std::vector<pg::PgStatement>> Writes(CommitScope& scope) = 0;
   // Takes the writes' results (none when they ran fused with other
   // members') and sets `result`; an error breaks the batch.
-  virtual Status Written(std::span<const PgResult> writes) = 0;
+  virtual Status Written(std::span<const pg::PgResult> writes) = 0;
 
   // The one-round-trip path (RunCachedCommitBatch). What Reads() would
   // return, answered from `state` (a path-guard read as finding nothing), or
   // nothing when the member must read (a table not in the state, a read
   // snapshot, an idempotency key, uploads to claim).
-  virtual std::optional<std::vector<PgResult>> CachedReads(const CommitStateCache&) const {
+  virtual std::optional<std::vector<pg::PgResult>> CachedReads(const CommitStateCache&) const {
     return std::nullopt;
   }
   // The paths the member publishes: the batch checks that none is claimed
@@ -89,7 +89,7 @@ class BatchMember {
   virtual void Reset() { result.reset(); }
   // After a two-phase batch that committed: the table resolutions among its
   // reads (as Evaluate() got them), kept in `state`.
-  virtual void Remember(std::span<const PgResult>, CommitStateCache&) const {}
+  virtual void Remember(std::span<const pg::PgResult>, CommitStateCache&) const {}
 
   std::optional<Result<CommitResult>> result;
 };

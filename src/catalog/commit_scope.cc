@@ -2,9 +2,19 @@
 
 #include <chrono>
 
-#include "catalog/advisory_locks.h"
+#include "pg/advisory_locks.h"
 
 namespace hoglake::catalog {
+
+using pg::AdvisoryLockKey;
+using pg::LockClass;
+using pg::PgConnection;
+using pg::PgIntArray;
+using pg::PgResult;
+using pg::PgStatement;
+using pg::PgTextArray;
+using pg::PgTransaction;
+
 namespace {
 
 constexpr const char* kHeadColumns =

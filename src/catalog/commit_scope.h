@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "catalog/change_kind.h"
-#include "catalog/pg_connection.h"
 #include "catalog/snapshot_selector.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -49,12 +49,12 @@ using CommitLockObserver = std::function<void(double wait_seconds, bool timed_ou
 class CommitScope {
  public:
   // kNotFound when the catalog does not exist.
-  static Result<CommitScope> Begin(PgConnection& conn, std::string_view catalog_name,
+  static Result<CommitScope> Begin(pg::PgConnection& conn, std::string_view catalog_name,
                                    int64_t lock_timeout_ms,
                                    const CommitLockObserver& observer = nullptr);
   // As Begin, for a caller that already looked the catalog's id up (saves a
   // round trip); `catalog_name` only names it in errors.
-  static Result<CommitScope> BeginForId(PgConnection& conn, int64_t catalog_id,
+  static Result<CommitScope> BeginForId(pg::PgConnection& conn, int64_t catalog_id,
                                         std::string_view catalog_name, int64_t lock_timeout_ms,
                                         const CommitLockObserver& observer = nullptr);
 
@@ -62,7 +62,7 @@ class CommitScope {
   // and the head read go out in front of the first RunPipeline() call, so
   // they cost no round trip of their own. head() and everything that
   // depends on it are known only after that call.
-  static CommitScope Deferred(PgConnection& conn, int64_t catalog_id, std::string catalog_name,
+  static CommitScope Deferred(pg::PgConnection& conn, int64_t catalog_id, std::string catalog_name,
                               int64_t lock_timeout_ms, CommitLockObserver observer = nullptr);
 
   CommitScope(CommitScope&&) = default;
@@ -77,14 +77,14 @@ class CommitScope {
   // A statement that fails (division by zero, SQLSTATE 22012) unless the
   // catalog row still holds the assumed head's last snapshot and schema
   // version and the assumed file-id allocator.
-  PgStatement AssumedHeadCheck() const;
+  pg::PgStatement AssumedHeadCheck() const;
 
-  PgConnection& conn() { return *conn_; }
+  pg::PgConnection& conn() { return *conn_; }
   // RunPipeline on the connection, after the deferred beginning if it has
   // not been sent. A failure there (the lock not acquired in time, the
   // catalog gone) is reported as not one of `statements`' (failed_index =
   // statements.size()).
-  PgConnection::PipelineOutcome RunPipeline(const std::vector<PgStatement>& statements);
+  pg::PgConnection::PipelineOutcome RunPipeline(const std::vector<pg::PgStatement>& statements);
   const CatalogHead& head() const { return head_; }
   int64_t catalog_id() const { return head_.catalog_id; }
   // The id the snapshot being built will get (head + 1).
@@ -124,11 +124,11 @@ class CommitScope {
   // the last staged snapshot (if any) and commits, in one round trip (or,
   // with CommitStatements(), in the caller's last pipeline).
   Result<CommitResult> Stage(bool ddl, const CommitMetadata& metadata = {});
-  PgStatement StageStatement(bool ddl, const CommitMetadata& metadata = {});
+  pg::PgStatement StageStatement(bool ddl, const CommitMetadata& metadata = {});
   Status CommitStaged();
   // CommitStaged() as statements, for the caller to send at the end of a
   // pipeline; Committed() once they succeeded.
-  std::vector<PgStatement> CommitStatements() const;
+  std::vector<pg::PgStatement> CommitStatements() const;
   void Committed() { txn_->Committed(); }
   bool staged() const { return staged_; }
 
@@ -154,13 +154,13 @@ class CommitScope {
   void Restore(const Position& at);
 
  private:
-  CommitScope(PgConnection* conn, PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
-  explicit CommitScope(PgConnection* conn) : conn_(conn) {}
+  CommitScope(pg::PgConnection* conn, pg::PgTransaction txn) : conn_(conn), txn_(std::move(txn)) {}
+  explicit CommitScope(pg::PgConnection* conn) : conn_(conn) {}
   // Advances the catalog row to the scope's head and writes the in-memory
   // allocators back; empty when there is nothing to write.
-  std::vector<PgStatement> Flushes() const;
+  std::vector<pg::PgStatement> Flushes() const;
   // COMMIT after `statements` (in one round trip), or alone.
-  Status CommitWith(const std::vector<PgStatement>& statements) {
+  Status CommitWith(const std::vector<pg::PgStatement>& statements) {
     return statements.empty() ? txn_->Commit() : txn_->Commit(statements);
   }
 
@@ -171,8 +171,8 @@ class CommitScope {
     CommitLockObserver observer;
   };
 
-  PgConnection* conn_;
-  std::optional<PgTransaction> txn_;       // absent until a deferred scope began
+  pg::PgConnection* conn_;
+  std::optional<pg::PgTransaction> txn_;   // absent until a deferred scope began
   std::optional<DeferredBegin> deferred_;  // not sent yet
   bool assumed_ = false;                   // AssumeHead: the read head is not taken
   CatalogHead assumed_head_;
@@ -188,9 +188,9 @@ class CommitScope {
 // Takes the transaction-scoped advisory lock `key` inside the open
 // transaction on `conn` (whose lock_timeout the caller has set), reporting
 // the wait to `observer` when it ends granted or timed out (kCommitQueueTimeout).
-Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer);
+Status AcquireCommitLock(pg::PgConnection& conn, int64_t key, const CommitLockObserver& observer);
 
 // Reads a catalog's head outside any lock (reads and time travel).
-Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name);
+Result<CatalogHead> ReadCatalogHead(pg::PgConnection& conn, std::string_view catalog_name);
 
 }  // namespace hoglake::catalog

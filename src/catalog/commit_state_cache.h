@@ -22,8 +22,8 @@
 #include <string>
 #include <utility>
 
-#include "catalog/pg_connection.h"
 #include "catalog/snapshot_selector.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -32,7 +32,7 @@ struct CommitStateCache {
   int64_t next_file_id = 0;
   std::map<int64_t, int64_t> next_row_id;  // table id → its row-id allocator
   // (namespace, table) → its resolution rows; only tables in next_row_id.
-  std::map<std::pair<std::string, std::string>, PgResult> resolutions;
+  std::map<std::pair<std::string, std::string>, pg::PgResult> resolutions;
 };
 
 }  // namespace hoglake::catalog

@@ -56,7 +56,7 @@ std::vector<std::optional<std::string>> ParsePartitionArray(std::string_view tex
 
 }  // namespace
 
-DataFileInfo DataFileFromRow(const PgResult& r, int i) {
+DataFileInfo DataFileFromRow(const pg::PgResult& r, int i) {
   DataFileInfo f;
   f.data_file_id = r.GetInt64(i, 0);
   f.path = r.GetString(i, 1);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "catalog/file_info.h"
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -18,6 +18,6 @@ inline constexpr int kDataFileColumnCount = 13;
 // Row `row` of a result whose first columns are kDataFileColumns.
 // split_offsets are filled when stored; partition_values when the file has a
 // spec.
-DataFileInfo DataFileFromRow(const PgResult& r, int row);
+DataFileInfo DataFileFromRow(const pg::PgResult& r, int row);
 
 }  // namespace hoglake::catalog

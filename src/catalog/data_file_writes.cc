@@ -7,6 +7,10 @@
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
+
+using pg::PgIntArray;
+using pg::PgTextArray;
+
 namespace {
 
 std::optional<std::string> OptionalNumber(const std::optional<int64_t>& value) {

@@ -12,7 +12,7 @@
 
 #include "catalog/commit_request.h"
 #include "catalog/commit_scope.h"
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -31,7 +31,7 @@ struct FileBatch {
 // carries the tables' totals until the scope commits). Built by Plan() for
 // the caller to send (alone or in a pipeline); Plan() reserves the ids, so a
 // caller that does not send the statement restores the scope's position.
-// The statement is fusable (pg_connection.h): a batch's members' inserts run
+// The statement is fusable (pg/pg_connection.h): a batch's members' inserts run
 // as one.
 // The caller has checked that each table's row ids have room for the rows
 // added.
@@ -41,10 +41,10 @@ class DataFileInsert {
   static Result<DataFileInsert> Plan(CommitScope& scope, const std::vector<FileBatch>& batches);
 
   bool empty() const { return statement_.sql.empty(); }  // nothing to write
-  const PgStatement& statement() const { return statement_; }
+  const pg::PgStatement& statement() const { return statement_; }
 
  private:
-  PgStatement statement_;
+  pg::PgStatement statement_;
 };
 
 // Plan and send in one call: one round trip.

@@ -16,6 +16,13 @@
 #include "common/parallel.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgParam;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 // File rows purged per transaction in phase B (outside the commit lock, so

@@ -6,6 +6,12 @@
 #include "common/clock.h"
 
 namespace hoglake::catalog {
+
+using pg::PgParam;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 constexpr const char* kOffsetColumns =

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "catalog/pg_connection.h"
 #include "common/status.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -29,7 +29,7 @@ inline std::string QueueGoneFilesSql(const char* reason) {
 // children any writer committed while the delete waited on the file row
 // (the hydrator inserts stats only after updating the file row in the same
 // transaction), which the deleting statement's snapshot would miss.
-inline Status DeleteFileChildren(PgConnection& conn, const std::string& catalog_id,
+inline Status DeleteFileChildren(pg::PgConnection& conn, const std::string& catalog_id,
                                  const std::string& ids) {
   return conn
       .Exec(

@@ -14,6 +14,12 @@
 
 namespace hoglake::catalog {
 
+using pg::PgConnection;
+using pg::PgParam;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 constexpr int64_t kMaxStatsEntries = 1000000;

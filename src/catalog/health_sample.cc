@@ -9,6 +9,9 @@
 
 namespace hoglake::catalog {
 
+using pg::PgConnection;
+using pg::PgResult;
+
 namespace {
 
 double GetDouble(const PgResult& r, int row, int col) {

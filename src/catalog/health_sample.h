@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -45,6 +45,6 @@ struct CatalogHealthSample {
   std::vector<LastRun> last_runs;  // one per task that ever ran
 };
 
-Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn);
+Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(pg::PgConnection& conn);
 
 }  // namespace hoglake::catalog

@@ -18,6 +18,13 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgIntArray;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 // The table's columns at `snapshot` (live columns: at head).

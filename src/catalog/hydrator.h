@@ -35,7 +35,7 @@
 #include <string>
 #include <string_view>
 
-#include "catalog/pg_pool.h"
+#include "pg/pg_pool.h"
 #include "storage/data_path_policy.h"
 #include "storage/object_store.h"
 
@@ -70,7 +70,7 @@ struct HydratorResult {
 
 class Hydrator {
  public:
-  Hydrator(PgPool* pool, HydratorOptions options);
+  Hydrator(pg::PgPool* pool, HydratorOptions options);
   Hydrator(const Hydrator&) = delete;
   Hydrator& operator=(const Hydrator&) = delete;
 
@@ -104,10 +104,11 @@ class Hydrator {
     std::string data_path;
   };
   // One catalog's claim/read/settle; no ledger row.
-  Result<HydratorResult> RunCatalog(PgConnection& conn, const CatalogRow& catalog, int64_t batch);
+  Result<HydratorResult> RunCatalog(pg::PgConnection& conn, const CatalogRow& catalog,
+                                    int64_t batch);
   Result<std::shared_ptr<ObjectStore>> StoreFor(const std::string& root);
 
-  PgPool* pool_;
+  pg::PgPool* pool_;
   const HydratorOptions options_;
   std::atomic<uint64_t> rotation_;
   std::mutex stores_mutex_;

@@ -2,7 +2,7 @@
 
 namespace hoglake::catalog {
 
-Status RecordMaintenanceRun(PgConnection& conn, int64_t catalog_id, std::string_view task,
+Status RecordMaintenanceRun(pg::PgConnection& conn, int64_t catalog_id, std::string_view task,
                             bool manual, int64_t started_micros,
                             const Result<std::string>& outcome) {
   const std::string started = std::to_string(started_micros);

@@ -5,11 +5,11 @@
 #include <string>
 #include <string_view>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
-Status RecordMaintenanceRun(PgConnection& conn, int64_t catalog_id, std::string_view task,
+Status RecordMaintenanceRun(pg::PgConnection& conn, int64_t catalog_id, std::string_view task,
                             bool manual, int64_t started_micros,
                             const Result<std::string>& outcome);
 

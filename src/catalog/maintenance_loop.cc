@@ -4,10 +4,15 @@
 #include <utility>
 #include <vector>
 
-#include "catalog/advisory_locks.h"
 #include "common/log.h"
+#include "pg/advisory_locks.h"
 
 namespace hoglake::catalog {
+
+using pg::AdvisoryLockKey;
+using pg::LockClass;
+using pg::PgPool;
+using pg::PgResult;
 
 MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool,
                                  const MaintenanceLoopOptions& options, Hydrator* hydrator)

@@ -51,7 +51,7 @@ class MaintenanceLoop {
  public:
   // With every cadence off, Start does nothing. `hydrator` may be null (no
   // hydration).
-  MaintenanceLoop(CatalogService* service, PgPool* pool, const MaintenanceLoopOptions& options,
+  MaintenanceLoop(CatalogService* service, pg::PgPool* pool, const MaintenanceLoopOptions& options,
                   Hydrator* hydrator = nullptr);
   ~MaintenanceLoop();
 
@@ -78,7 +78,7 @@ class MaintenanceLoop {
   void Run();
 
   CatalogService* service_;
-  PgPool* pool_;
+  pg::PgPool* pool_;
   const int64_t interval_ms_;
   const int64_t retirement_interval_ms_;
   Hydrator* hydrator_;

@@ -7,6 +7,11 @@
 #include "catalog/catalog_service.h"
 
 namespace hoglake::catalog {
+
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 // count(*) over at most kStatusCountCap + 1 rows of `from_where`, reported

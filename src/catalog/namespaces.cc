@@ -6,6 +6,9 @@
 
 namespace hoglake::catalog {
 
+using pg::PgPool;
+using pg::PgResult;
+
 Result<std::vector<NamespaceInfo>> CatalogService::ListNamespaces(std::string_view catalog,
                                                                   const SnapshotSelector& at) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());

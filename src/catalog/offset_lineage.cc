@@ -4,6 +4,9 @@
 
 namespace hoglake::catalog {
 
+using pg::PgConnection;
+using pg::PgResult;
+
 Result<int64_t> ReleaseAncestorOffsets(PgConnection& conn, int64_t catalog_id,
                                        std::string_view consumer, std::string_view table_uuid,
                                        int64_t snapshot) {

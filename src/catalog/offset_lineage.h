@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -19,13 +19,13 @@ namespace hoglake::catalog {
 // incarnation `table_uuid`, deletes its offsets on that incarnation's
 // ancestors — only when `snapshot` is at or past the incarnation's
 // creation. Returns how many offsets went.
-Result<int64_t> ReleaseAncestorOffsets(PgConnection& conn, int64_t catalog_id,
+Result<int64_t> ReleaseAncestorOffsets(pg::PgConnection& conn, int64_t catalog_id,
                                        std::string_view consumer, std::string_view table_uuid,
                                        int64_t snapshot);
 
 // Expiry's forward walk, over every consumer: deletes an offset on a
 // DROPPED incarnation when the same consumer holds an offset on one of its
 // descendants at or past that descendant's creation. Returns how many.
-Result<int64_t> ReleaseSupersededOffsets(PgConnection& conn, int64_t catalog_id);
+Result<int64_t> ReleaseSupersededOffsets(pg::PgConnection& conn, int64_t catalog_id);
 
 }  // namespace hoglake::catalog

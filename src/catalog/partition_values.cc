@@ -9,7 +9,7 @@ namespace hoglake::catalog {
 
 Result<PartitionValues> CatalogService::ListPartitionValues(const TableRef& ref,
                                                             const SnapshotSelector& at) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
   PartitionValues out;
   if (!t.table.partition_spec || t.table.partition_spec->fields.empty()) {
@@ -24,7 +24,7 @@ Result<PartitionValues> CatalogService::ListPartitionValues(const TableRef& ref,
   // Per key_index, the first cap+1 values by (file count desc, value asc);
   // the extra row only tells that the field is truncated.
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec("SELECT key_index, value FROM ("
                  " SELECT v.key_index, v.value, row_number() OVER (PARTITION BY v.key_index"
                  "   ORDER BY count(*) DESC, v.value COLLATE \"C\" ASC NULLS LAST) AS rank"

@@ -15,6 +15,13 @@
 #include "common/json_writer.h"
 
 namespace hoglake::catalog {
+
+using pg::AdvisoryLockKey;
+using pg::LockClass;
+using pg::PgIntArray;
+using pg::PgPool;
+using pg::PgResult;
+
 namespace {
 
 constexpr int64_t kCandidateLimit = 1000;

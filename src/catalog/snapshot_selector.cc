@@ -14,7 +14,7 @@ Error BelowFloorError(const CatalogHead& head, std::string_view what) {
                    head.earliest_snapshot_id, reached, ")");
 }
 
-Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
+Result<int64_t> ResolveSnapshot(pg::PgConnection& conn, const CatalogHead& head,
                                 const SnapshotSelector& selector) {
   if (selector.snapshot && selector.at_timestamp_micros) {
     return Validation("snapshot and at_timestamp are mutually exclusive");
@@ -29,7 +29,7 @@ Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
   }
   if (selector.at_timestamp_micros) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult r,
+        pg::PgResult r,
         conn.Exec(
             "SELECT max(snapshot_id) FROM hog_snapshot WHERE catalog_id = $1 "
             "AND snapshot_time <= timestamptz 'epoch' + $2::bigint * interval '1 microsecond'",

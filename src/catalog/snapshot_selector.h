@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -35,7 +35,7 @@ struct CatalogHead {
 // floor, citing the floor and, once expiry has advanced it, when.
 Error BelowFloorError(const CatalogHead& head, std::string_view what);
 
-Result<int64_t> ResolveSnapshot(PgConnection& conn, const CatalogHead& head,
+Result<int64_t> ResolveSnapshot(pg::PgConnection& conn, const CatalogHead& head,
                                 const SnapshotSelector& selector);
 
 }  // namespace hoglake::catalog

@@ -5,6 +5,9 @@
 
 namespace hoglake::catalog {
 
+using pg::PgPool;
+using pg::PgResult;
+
 Result<SnapshotInfo> CatalogService::ResolveSnapshotAt(std::string_view catalog,
                                                        int64_t at_timestamp_micros) {
   HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());

@@ -10,7 +10,7 @@
 namespace hoglake::catalog {
 
 struct CatalogService::TableAt {
-  PgTransaction txn;
+  pg::PgTransaction txn;
   CatalogHead head;
   int64_t snapshot = 0;
   TableInfo table;

@@ -13,6 +13,12 @@
 #include "catalog/table_store.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgParam;
+using pg::PgPool;
+using pg::PgResult;
+
 namespace {
 
 // The request-shape rules of a publish (§2.10), before anything is looked up.

@@ -6,6 +6,11 @@
 #include "catalog/table_creation_codec.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgParam;
+using pg::PgResult;
+
 namespace {
 
 bool AnyColumnComment(const std::vector<ColumnNode>& columns) {

@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "catalog/alter_ops.h"
-#include "catalog/pg_connection.h"
 #include "catalog/table_creations.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -40,17 +40,18 @@ struct OperationRow {
 
 // Locks the operation row FOR UPDATE after flipping it to aborted/expired
 // when it is prepared past expires_at; nullopt when there is none.
-Result<std::optional<OperationRow>> LockOperation(PgConnection& conn, int64_t catalog_id,
+Result<std::optional<OperationRow>> LockOperation(pg::PgConnection& conn, int64_t catalog_id,
                                                   std::string_view operation_id);
 
 // Whether the stored jsonb column `column` ("definition" or "files") of the
 // row equals `json` (jsonb equality).
-Result<bool> StoredJsonEquals(PgConnection& conn, int64_t catalog_id, std::string_view operation_id,
-                              std::string_view column, const std::string& json);
+Result<bool> StoredJsonEquals(pg::PgConnection& conn, int64_t catalog_id,
+                              std::string_view operation_id, std::string_view column,
+                              const std::string& json);
 
 // Moves the row to a terminal state (reason, published files and receipt
 // as given).
-Status SetOperationState(PgConnection& conn, int64_t catalog_id, std::string_view operation_id,
+Status SetOperationState(pg::PgConnection& conn, int64_t catalog_id, std::string_view operation_id,
                          std::string_view state, const std::optional<std::string>& reason,
                          const std::optional<std::string>& files_json,
                          std::optional<int64_t> snapshot_id = std::nullopt,

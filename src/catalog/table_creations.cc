@@ -9,6 +9,12 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 // Opens a transaction whose lock waits (the operation row) are bounded.

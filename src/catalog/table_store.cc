@@ -7,6 +7,14 @@
 #include "common/json_writer.h"
 
 namespace hoglake::catalog {
+
+using pg::PgBoolArray;
+using pg::PgConnection;
+using pg::PgIntArray;
+using pg::PgParam;
+using pg::PgResult;
+using pg::PgTextArray;
+
 namespace {
 
 constexpr const char* kVisibleAt =

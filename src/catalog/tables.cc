@@ -5,6 +5,12 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
+
+using pg::PgParam;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgTransaction;
+
 namespace {
 
 std::string QualifiedName(const TableRef& t) { return StrCat(t.namespace_name, ".", t.table); }

@@ -12,6 +12,13 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
+
+using pg::PgConnection;
+using pg::PgPool;
+using pg::PgResult;
+using pg::PgStatement;
+using pg::PgTextArray;
+
 namespace {
 
 // Removal-ledger retention: an abandoned claim queued this long ago is

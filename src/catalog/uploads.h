@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
 
@@ -56,7 +56,7 @@ struct PublishedPath {
 // claims: a path with an undrained hog_file_removal row (claimed-but-
 // unsettled ones included) is about to be deleted, so publishing it would
 // leave a live file without its object → kCommitConflict naming the path.
-Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
+Status RefuseQueuedPaths(pg::PgConnection& conn, int64_t catalog_id,
                          const std::vector<PublishedPath>& paths);
 
 // The commit-time rule, run inside the commit's transaction after structural
@@ -67,14 +67,14 @@ Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
 // another operation"). The claims are then marked registered. Paths with no
 // claim row pass unchecked unless `require_claims` (POST …/commit/uploads),
 // when they are kValidation.
-Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
+Status RegisterUploadClaims(pg::PgConnection& conn, int64_t catalog_id,
                             const std::optional<std::string>& owner,
                             const std::vector<PublishedPath>& paths, bool require_claims);
 
 // RegisterUploadClaims then RefuseQueuedPaths, with the same errors in the
 // same order, reading the claims (locked) and the removal queue in one round
 // trip (plus one to mark claims registered, when there are any).
-Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
+Status RegisterAndGuardPaths(pg::PgConnection& conn, int64_t catalog_id,
                              const std::optional<std::string>& owner,
                              const std::vector<PublishedPath>& paths, bool require_claims);
 
@@ -89,8 +89,8 @@ class PathGuard {
             std::vector<PublishedPath> paths, bool require_claims);
 
   bool empty() const { return paths_.empty(); }  // nothing to read or check
-  PgStatement statement() const;
-  Result<std::optional<PgStatement>> Check(const PgResult& read) const;
+  pg::PgStatement statement() const;
+  Result<std::optional<pg::PgStatement>> Check(const pg::PgResult& read) const;
 
  private:
   std::string catalog_;

@@ -6,6 +6,10 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
+
+using pg::PgPool;
+using pg::PgResult;
+
 namespace {
 
 constexpr const char* kViewColumns = "v.name, v.view_uuid, v.dialect, v.sql";

@@ -1,6 +1,6 @@
 // Statement fusion: several mutations' statements sent as fewer statements.
 //
-// A group-commit batch (commit_batch.h) writes each member's rows with the
+// A group-commit batch (catalog/commit_batch.h) writes each member's rows with the
 // same few statement texts (the file insert, the staged snapshot); every
 // statement costs PostgreSQL a fixed executor start-up, constraint set-up and
 // protocol round of its own, on the one connection that runs the catalog's
@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 struct FusedStatements {
   std::vector<PgStatement> statements;
@@ -41,4 +41,4 @@ FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member)
 // PgIntArray / PgTextArray build them.
 void AppendArrayLiteral(const std::string& b, std::string* a);
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

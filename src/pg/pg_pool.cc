@@ -1,8 +1,8 @@
-#include "catalog/pg_pool.h"
+#include "pg/pg_pool.h"
 
 #include <chrono>
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 PgPool::PgPool(std::string conninfo, int max_size, int acquire_timeout_ms)
     : conninfo_(std::move(conninfo)),
@@ -80,4 +80,4 @@ void PgPool::Release(std::unique_ptr<PgConnection> conn) {
   if (broken) ReportFailure();
 }
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

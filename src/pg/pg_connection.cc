@@ -1,4 +1,4 @@
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
 #include <libpq-fe.h>
 #include <poll.h>
@@ -10,7 +10,7 @@
 
 #include "common/log.h"
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 PgResult::PgResult(pg_result* result) : result_(result, &PQclear) {}
 
@@ -452,4 +452,4 @@ Status PgTransaction::Commit(const std::vector<PgStatement>& statements) {
   return done.status();
 }
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

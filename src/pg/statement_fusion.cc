@@ -1,9 +1,9 @@
-#include "catalog/statement_fusion.h"
+#include "pg/statement_fusion.h"
 
 #include <map>
 #include <utility>
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 namespace {
 
 bool IsArrayLiteral(const PgParam& p) {
@@ -59,4 +59,4 @@ FusedStatements FuseStatements(std::vector<std::vector<PgStatement>> per_member)
   return out;
 }
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 class PgPool {
  public:
@@ -67,4 +67,4 @@ class PgPool {
   std::function<void()> failure_hook_;
 };
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

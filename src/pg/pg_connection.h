@@ -27,7 +27,7 @@
 struct pg_conn;
 struct pg_result;
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 using PgParam = std::optional<std::string>;  // nullopt = SQL NULL
 
@@ -199,4 +199,4 @@ class PgTransaction {
   PgConnection* conn_;
 };
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -45,7 +45,7 @@
 
 #include "common/status.h"
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 // Where Debian installs the PostgreSQL 15 server binaries.
 inline constexpr const char* kDefaultPgBinDir = "/usr/lib/postgresql/15/bin";
@@ -118,4 +118,4 @@ class EmbeddedPostgres {
   bool check_now_ = false;  // guarded by mutex_
 };
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -1,4 +1,4 @@
-#include "catalog/embedded_postgres.h"
+#include "pg/embedded_postgres.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -22,10 +22,10 @@
 #include <thread>
 #include <vector>
 
-#include "catalog/pg_connection.h"
 #include "common/log.h"
+#include "pg/pg_connection.h"
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 namespace {
 
 // Settings every embedded server starts with: no TCP listener, a private
@@ -453,4 +453,4 @@ void EmbeddedPostgres::StopChild() {
   pid_ = -1;
 }
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -1,11 +1,11 @@
 // FuseStatements: fusable statements with the same text and params[0] become
 // one with their array parameters concatenated in member order; everything
 // else keeps its place and order.
-#include "catalog/statement_fusion.h"
+#include "pg/statement_fusion.h"
 
 #include <gtest/gtest.h>
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 namespace {
 
 constexpr const char* kInsert = "INSERT … unnest($2, $3)";
@@ -77,4 +77,4 @@ TEST(StatementFusionTest, KeepsWhatCannotFuse) {
 }
 
 }  // namespace
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -1,12 +1,13 @@
-#include "catalog/migrations.h"
+#include "pg/migrations.h"
 
-#include "catalog/advisory_locks.h"
 #include "common/log.h"
+#include "pg/advisory_locks.h"
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 namespace {
 
-Status ApplyPending(PgConnection& conn, int* applied_version) {
+Status ApplyPending(PgConnection& conn, const std::vector<Migration>& migrations,
+                    int* applied_version) {
   HOGLAKE_RETURN_IF_ERROR(
       conn.Exec("CREATE TABLE IF NOT EXISTS hog_schema_migration ("
                 " version integer PRIMARY KEY, name text NOT NULL,"
@@ -14,7 +15,6 @@ Status ApplyPending(PgConnection& conn, int* applied_version) {
   HOGLAKE_ASSIGN_OR_RETURN(PgResult current,
                            conn.Exec("SELECT coalesce(max(version), 0) FROM hog_schema_migration"));
   int version = static_cast<int>(current.GetInt64(0, 0));
-  const auto& migrations = EmbeddedMigrations();
   const int newest = migrations.empty() ? 0 : migrations.back().version;
   if (version > newest) {
     return Unavailable("the catalog database is at schema version ", version,
@@ -37,14 +37,14 @@ Status ApplyPending(PgConnection& conn, int* applied_version) {
 
 }  // namespace
 
-Result<int> Migrate(PgConnection& conn) {
+Result<int> Migrate(PgConnection& conn, const std::vector<Migration>& migrations) {
   const std::string key = std::to_string(AdvisoryLockKey(LockClass::kMigration, 0));
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("SELECT pg_advisory_lock($1)", {key}));
   int version = 0;
-  Status status = ApplyPending(conn, &version);
+  Status status = ApplyPending(conn, migrations, &version);
   (void)conn.Exec("SELECT pg_advisory_unlock($1)", {key});
   if (!status.ok()) return status.error();
   return version;
 }
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace hoglake::catalog {
+namespace hoglake::pg {
 
 enum class LockClass : int64_t {
   kMigration = 4740870,       // session lock while migrations run (instance-wide)
@@ -19,4 +19,4 @@ constexpr int64_t AdvisoryLockKey(LockClass lock_class, int64_t catalog_id) {
   return (static_cast<int64_t>(lock_class) << 32) | (catalog_id & 0xFFFFFFFF);
 }
 
-}  // namespace hoglake::catalog
+}  // namespace hoglake::pg

@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "catalog/catalog_service.h"
-#include "catalog/hydrator.h"
-#include "catalog/maintenance_loop.h"
+#include "catalog/maintenance/hydrator.h"
+#include "catalog/maintenance/maintenance_loop.h"
 #include "catalog/migrations/embedded_migrations.h"
 #include "cli/commands.h"
 #include "cli/serve_config.h"

@@ -1,6 +1,6 @@
 // Statement fusion: several mutations' statements sent as fewer statements.
 //
-// A group-commit batch (catalog/commit_batch.h) writes each member's rows with the
+// A group-commit batch (catalog/commit/commit_batch.h) writes each member's rows with the
 // same few statement texts (the file insert, the staged snapshot); every
 // statement costs PostgreSQL a fixed executor start-up, constraint set-up and
 // protocol round of its own, on the one connection that runs the catalog's

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/health_sample.h"
+#include "catalog/maintenance/health_sample.h"
 #include "common/clock.h"
 #include "common/log.h"
 

@@ -1,5 +1,5 @@
 // MetricsSampler: every HOGLAKE_METRICS_SAMPLE_INTERVAL_MS (default 15000;
-// 0 = off) reads every catalog's health (catalog/health_sample.h) on one
+// 0 = off) reads every catalog's health (catalog/maintenance/health_sample.h) on one
 // pooled connection and publishes it to Metrics as gauges, replacing the
 // previous sample (a dropped catalog's series disappear):
 //

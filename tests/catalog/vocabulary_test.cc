@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/change_kind.h"
-#include "catalog/identifiers.h"
 #include "catalog/migrations/embedded_migrations.h"
-#include "catalog/stats_state.h"
+#include "catalog/model/change_kind.h"
+#include "catalog/model/identifiers.h"
+#include "catalog/model/stats_state.h"
 #include "iceberg/column_type.h"
 
 namespace hoglake::catalog {

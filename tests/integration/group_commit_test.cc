@@ -1,4 +1,4 @@
-// Group commit (src/catalog/commit_batcher.h): concurrent commits to one
+// Group commit (src/catalog/commit/commit_batcher.h): concurrent commits to one
 // catalog share a PostgreSQL transaction, each in its own savepoint. Valid
 // and refused requests interleave here from many threads: every valid one
 // lands exactly once with dense snapshot ids, every refused one gets its own

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "catalog/model/file_info.h"
+#include "catalog/model/snapshot_selector_types.h"
 #include "catalog/model/table_info.h"
-#include "catalog/snapshot_selector_types.h"
 #include "common/status.h"
 
 namespace hoglake::catalog {

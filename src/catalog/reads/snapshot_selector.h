@@ -12,15 +12,10 @@
 #include <cstdint>
 #include <optional>
 
+#include "catalog/model/snapshot_selector_types.h"
 #include "pg/pg_connection.h"
 
 namespace hoglake::catalog {
-
-struct SnapshotSelector {
-  std::optional<int64_t> snapshot;
-  std::optional<int64_t> at_timestamp_micros;
-  bool is_head() const { return !snapshot && !at_timestamp_micros; }
-};
 
 // The catalog row fields a resolution needs.
 struct CatalogHead {

@@ -24,12 +24,6 @@
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgStatement;
-
 namespace {
 
 struct ResolvedTable {
@@ -94,8 +88,8 @@ constexpr const char* kResolveQuery =
     "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
     "AND v.name = $3 AND v.end_snapshot IS NULL";
 
-PgStatement ResolveStatement(const std::string& catalog_id, const TableAppend& g,
-                             const std::optional<int64_t>& read_snapshot) {
+pg::PgStatement ResolveStatement(const std::string& catalog_id, const TableAppend& g,
+                                 const std::optional<int64_t>& read_snapshot) {
   return {
       kResolveQuery,
       {catalog_id, g.namespace_name, g.table,
@@ -104,13 +98,13 @@ PgStatement ResolveStatement(const std::string& catalog_id, const TableAppend& g
 
 // Reads kResolveQuery's rows for `g`; when there are none, one more round
 // trip tells a dropped table from an unknown one.
-Result<ResolvedTable> Resolve(PgConnection& conn, const std::string& catalog, TableAppend& g,
-                              const PgResult& r, bool* ddl_since_read) {
+Result<ResolvedTable> Resolve(pg::PgConnection& conn, const std::string& catalog, TableAppend& g,
+                              const pg::PgResult& r, bool* ddl_since_read) {
   ResolvedTable out;
   out.group = &g;
   if (r.rows() == 0) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult dropped,
+        pg::PgResult dropped,
         conn.ExecPrepared(
             "SELECT max(t.dropped_snapshot) FROM hog_namespace n "
             "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
@@ -225,8 +219,8 @@ class PendingCommit final : public BatchMember {
 
   std::vector<std::string> Conflicts() const override { return tokens_; }
 
-  std::vector<PgStatement> Reads() const override {
-    std::vector<PgStatement> reads;
+  std::vector<pg::PgStatement> Reads() const override {
+    std::vector<pg::PgStatement> reads;
     if (request_.idempotency_key) {
       reads.push_back(
           {"SELECT encode(fingerprint, 'hex'), snapshot_id, schema_version FROM "
@@ -242,12 +236,13 @@ class PendingCommit final : public BatchMember {
     return reads;
   }
 
-  void Evaluate(CommitScope& scope, std::span<const PgResult> reads, BatchLedger& ledger) override {
+  void Evaluate(CommitScope& scope, std::span<const pg::PgResult> reads,
+                BatchLedger& ledger) override {
     Status decided = Decide(scope, reads, ledger);
     if (!decided.ok()) result = decided.error();
   }
 
-  Result<std::vector<PgStatement>> Writes(CommitScope& scope) override {
+  Result<std::vector<pg::PgStatement>> Writes(CommitScope& scope) override {
     const int64_t snapshot = scope.snapshot_id();
     std::vector<FileBatch> batches;
     for (const ResolvedTable& t : tables_) {
@@ -259,7 +254,7 @@ class PendingCommit final : public BatchMember {
     // them, with the changes, when this member is refused).
     Result<DataFileInsert> insert = DataFileInsert::Plan(scope, batches);
     if (!insert.ok()) return insert.error();
-    std::vector<PgStatement> writes;
+    std::vector<pg::PgStatement> writes;
     if (!insert->empty()) writes.push_back(insert->statement());
     if (mark_) writes.push_back(*mark_);
     if (request_.idempotency_key) {
@@ -275,18 +270,19 @@ class PendingCommit final : public BatchMember {
     return writes;
   }
 
-  Status Written(std::span<const PgResult>) override {
+  Status Written(std::span<const pg::PgResult>) override {
     result = staged_;
     return Status::Ok();
   }
 
   // Only blind appends (no read snapshot, no key) to tables in the state; the
   // path guard's read is answered as empty, which the batch checks.
-  std::optional<std::vector<PgResult>> CachedReads(const CommitStateCache& state) const override {
+  std::optional<std::vector<pg::PgResult>> CachedReads(
+      const CommitStateCache& state) const override {
     if (endpoint_ != CommitEndpoint::kPlain || request_.idempotency_key || request_.read_snapshot) {
       return std::nullopt;
     }
-    std::vector<PgResult> reads;
+    std::vector<pg::PgResult> reads;
     if (!request_ok_.ok()) return reads;  // refused before reading
     for (const TableAppend& g : request_.appends) {
       auto known = state.resolutions.find({g.namespace_name, g.table});
@@ -314,23 +310,23 @@ class PendingCommit final : public BatchMember {
   }
 
   // Resolutions read without a read snapshot (their DDL column is false).
-  void Remember(std::span<const PgResult> reads, CommitStateCache& state) const override {
+  void Remember(std::span<const pg::PgResult> reads, CommitStateCache& state) const override {
     if (request_.read_snapshot || !request_ok_.ok()) return;
     size_t next = request_.idempotency_key ? 1 : 0;
     if (reads.size() < next + request_.appends.size()) return;
     for (const TableAppend& g : request_.appends) {
-      const PgResult& r = reads[next++];
+      const pg::PgResult& r = reads[next++];
       if (r.rows() > 0) state.resolutions.insert_or_assign({g.namespace_name, g.table}, r);
     }
   }
 
  private:
   // The checks that need the reads, in the contract's order.
-  Status Decide(CommitScope& scope, std::span<const PgResult> reads, BatchLedger& ledger) {
+  Status Decide(CommitScope& scope, std::span<const pg::PgResult> reads, BatchLedger& ledger) {
     const int64_t head = scope.head().head_snapshot_id;
     size_t next = 0;
     if (request_.idempotency_key) {
-      const PgResult& receipt = reads[next++];
+      const pg::PgResult& receipt = reads[next++];
       if (receipt.rows() > 0) {
         if (receipt.GetText(0, 0) != fingerprint_hex_) {
           return Validation("idempotency_key ", *request_.idempotency_key,
@@ -396,7 +392,7 @@ class PendingCommit final : public BatchMember {
   Status request_ok_;
   std::optional<PathGuard> guard_;
   std::vector<ResolvedTable> tables_;
-  std::optional<PgStatement> mark_;
+  std::optional<pg::PgStatement> mark_;
   CommitResult staged_;
 };
 
@@ -447,8 +443,8 @@ void CatalogService::KeepCommitState(int64_t catalog_id, std::optional<CommitSta
   if (pause > 0) slot.pause = pause;
 }
 
-Status CatalogService::RunBatch(int64_t catalog_id, const std::string& catalog, PgConnection& conn,
-                                std::span<BatchMember* const> members) {
+Status CatalogService::RunBatch(int64_t catalog_id, const std::string& catalog,
+                                pg::PgConnection& conn, std::span<BatchMember* const> members) {
   const auto observe = [&](std::string_view path) {
     if (options_.commit_path_observer) options_.commit_path_observer(path);
   };
@@ -558,7 +554,7 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
     const auto fail_all = [&](const Error& error) {
       for (CommitBatcher::Request* r : drain()) r->result = error;
     };
-    Result<PgPool::Lease> conn = pool_->Acquire();
+    Result<pg::PgPool::Lease> conn = pool_->Acquire();
     if (!conn.ok()) return fail_all(conn.error());
     // The batch is drained before the lock is asked for: BEGIN, the lock
     // and the head read travel with the first segment's reads.
@@ -583,12 +579,13 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
 
 Result<CommitReceipt> CatalogService::GetReceipt(std::string_view catalog,
                                                  std::string_view operation) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn->ExecPrepared("SELECT snapshot_id, schema_version FROM hog_commit_receipt "
-                                     "WHERE catalog_id = $1 AND idempotency_key = $2",
-                                     {std::to_string(head.catalog_id), std::string(operation)}));
+      pg::PgResult r,
+      conn->ExecPrepared("SELECT snapshot_id, schema_version FROM hog_commit_receipt "
+                         "WHERE catalog_id = $1 AND idempotency_key = $2",
+                         {std::to_string(head.catalog_id), std::string(operation)}));
   if (r.rows() == 0) return NotFound("no receipt for operation ", operation);
   return CommitReceipt{std::string(operation), r.GetInt64(0, 0), r.GetInt64(0, 1)};
 }

@@ -7,32 +7,24 @@
 #include "pg/statement_fusion.h"
 
 namespace hoglake::catalog {
-
-using pg::FusedStatements;
-using pg::FuseStatements;
-using pg::PgConnection;
-using pg::PgResult;
-using pg::PgStatement;
-using pg::PgTextArray;
-
 namespace {
 
 constexpr const char* kSavepoint = "SAVEPOINT hog_commit";
 constexpr const char* kReleaseSavepoint = "RELEASE SAVEPOINT hog_commit";
 constexpr const char* kRollbackToSavepoint = "ROLLBACK TO SAVEPOINT hog_commit";
 
-using Build = std::function<Result<std::vector<PgStatement>>(BatchMember&)>;
-using Take = std::function<Status(BatchMember&, std::span<const PgResult>)>;
+using Build = std::function<Result<std::vector<pg::PgStatement>>(BatchMember&)>;
+using Take = std::function<Status(BatchMember&, std::span<const pg::PgResult>)>;
 // Statements sent after the members' (their results unused), built once
 // the members' are.
-using Tail = std::function<std::vector<PgStatement>()>;
+using Tail = std::function<std::vector<pg::PgStatement>()>;
 
 // The member's statements at the scope's position; on a refusal the scope
 // goes back, the member keeps its error and nothing is returned.
-std::optional<std::vector<PgStatement>> BuildMember(CommitScope& scope, BatchMember& m,
-                                                    const Build& build) {
+std::optional<std::vector<pg::PgStatement>> BuildMember(CommitScope& scope, BatchMember& m,
+                                                        const Build& build) {
   const CommitScope::Position at = scope.position();
-  Result<std::vector<PgStatement>> built = build(m);
+  Result<std::vector<pg::PgStatement>> built = build(m);
   if (built.ok()) return std::move(*built);
   scope.Restore(at);
   m.result = built.error();
@@ -79,9 +71,9 @@ Result<bool> IsolatedRunner::RunFused(const std::vector<BatchMember*>& pending, 
                                       const Take& take, const Tail& tail, bool* tail_ran) {
   const CommitScope::Position start = scope_.position();
   std::vector<BatchMember*> writing, refused;
-  std::vector<std::vector<PgStatement>> per_member;
+  std::vector<std::vector<pg::PgStatement>> per_member;
   for (BatchMember* m : pending) {
-    std::optional<std::vector<PgStatement>> built = BuildMember(scope_, *m, build);
+    std::optional<std::vector<pg::PgStatement>> built = BuildMember(scope_, *m, build);
     if (!built) {
       refused.push_back(m);
       continue;
@@ -94,19 +86,19 @@ Result<bool> IsolatedRunner::RunFused(const std::vector<BatchMember*>& pending, 
     for (BatchMember* m : refused) m->result.reset();  // refused again when rebuilt
     return false;
   };
-  FusedStatements fused = FuseStatements(std::move(per_member));
+  pg::FusedStatements fused = pg::FuseStatements(std::move(per_member));
   if (!fused.fused) return give_up();
-  std::vector<PgStatement> statements;
+  std::vector<pg::PgStatement> statements;
   if (savepoint_exists_) statements.push_back({kReleaseSavepoint, {}});
   statements.push_back({kSavepoint, {}});
   const size_t begin = statements.size();
-  for (PgStatement& s : fused.statements) statements.push_back(std::move(s));
+  for (pg::PgStatement& s : fused.statements) statements.push_back(std::move(s));
   const size_t end = statements.size();
   const bool with_tail = static_cast<bool>(tail);
   if (with_tail) {
-    for (PgStatement& s : tail()) statements.push_back(std::move(s));
+    for (pg::PgStatement& s : tail()) statements.push_back(std::move(s));
   }
-  PgConnection::PipelineOutcome outcome = scope_.RunPipeline(statements);
+  pg::PgConnection::PipelineOutcome outcome = scope_.RunPipeline(statements);
   if (outcome.error) {
     // Not a fused statement: a savepoint, the tail or the connection.
     if (outcome.failed_index < begin || outcome.failed_index >= end) return *outcome.error;
@@ -128,11 +120,11 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
   }
   while (!pending.empty()) {
     std::vector<Part> parts;
-    std::vector<PgStatement> statements;
+    std::vector<pg::PgStatement> statements;
     bool sends_savepoint = false;
     for (BatchMember* m : pending) {
       const CommitScope::Position at = scope_.position();
-      std::optional<std::vector<PgStatement>> built = BuildMember(scope_, *m, build);
+      std::optional<std::vector<pg::PgStatement>> built = BuildMember(scope_, *m, build);
       if (!built) continue;
       if (isolate_ && !built->empty()) {
         if (savepoint_exists_ || sends_savepoint) statements.push_back({kReleaseSavepoint, {}});
@@ -140,15 +132,15 @@ Status IsolatedRunner::Run(std::vector<BatchMember*> pending, const Build& build
         sends_savepoint = true;
       }
       const size_t begin = statements.size();
-      for (PgStatement& s : *built) statements.push_back(std::move(s));
+      for (pg::PgStatement& s : *built) statements.push_back(std::move(s));
       parts.push_back({m, begin, statements.size(), at});
     }
     const bool with_tail = tail && !parts.empty();
     if (with_tail) {
-      for (PgStatement& s : tail()) statements.push_back(std::move(s));
+      for (pg::PgStatement& s : tail()) statements.push_back(std::move(s));
     }
-    PgConnection::PipelineOutcome outcome = scope_.RunPipeline(statements);
-    const std::span<const PgResult> results(outcome.results);
+    pg::PgConnection::PipelineOutcome outcome = scope_.RunPipeline(statements);
+    const std::span<const pg::PgResult> results(outcome.results);
     size_t failed = parts.size();
     if (outcome.error) {
       for (size_t k = 0; k < parts.size(); ++k) {
@@ -191,14 +183,16 @@ Status RunCommitBatch(CommitScope& scope, std::span<BatchMember* const> members,
   const Tail commit = [&] { return scope.CommitStatements(); };
   IsolatedRunner runner(scope, members.size() > 1);
   BatchLedger ledger;
-  const Build reads = [](BatchMember& m) -> Result<std::vector<PgStatement>> { return m.Reads(); };
-  const Take evaluate = [&](BatchMember& m, std::span<const PgResult> results) {
+  const Build reads = [](BatchMember& m) -> Result<std::vector<pg::PgStatement>> {
+    return m.Reads();
+  };
+  const Take evaluate = [&](BatchMember& m, std::span<const pg::PgResult> results) {
     m.Evaluate(scope, results, ledger);
     if (learned) m.Remember(results, *learned);
     return Status::Ok();
   };
   const Build writes = [&](BatchMember& m) { return m.Writes(scope); };
-  const Take written = [](BatchMember& m, std::span<const PgResult> results) {
+  const Take written = [](BatchMember& m, std::span<const pg::PgResult> results) {
     return m.Written(results);
   };
   size_t next = 0;
@@ -259,14 +253,14 @@ constexpr const char* kUnguardedPathsCheck =
 Result<CachedBatch> RunCachedCommitBatch(CommitScope& scope, std::span<BatchMember* const> members,
                                          const CommitStateCache& state) {
   std::set<std::string> taken;
-  std::vector<std::vector<PgResult>> reads;
+  std::vector<std::vector<pg::PgResult>> reads;
   std::vector<std::optional<std::string>> paths;
   for (BatchMember* m : members) {
     for (const std::string& token : m->Conflicts()) {
       // A second segment would read what the first wrote.
       if (!taken.insert(token).second) return CachedBatch::kNeedsReads;
     }
-    std::optional<std::vector<PgResult>> cached = m->CachedReads(state);
+    std::optional<std::vector<pg::PgResult>> cached = m->CachedReads(state);
     if (!cached) return CachedBatch::kNeedsReads;
     reads.push_back(std::move(*cached));
     for (std::string& path : m->PublishedPaths()) paths.emplace_back(std::move(path));
@@ -277,26 +271,26 @@ Result<CachedBatch> RunCachedCommitBatch(CommitScope& scope, std::span<BatchMemb
   for (size_t k = 0; k < members.size(); ++k) members[k]->Evaluate(scope, reads[k], ledger);
   const Build writes = [&](BatchMember& m) { return m.Writes(scope); };
   std::vector<BatchMember*> writing;
-  std::vector<std::vector<PgStatement>> per_member;
+  std::vector<std::vector<pg::PgStatement>> per_member;
   for (BatchMember* m : members) {
     if (m->result) continue;  // refused (or answered) without writing
-    std::optional<std::vector<PgStatement>> built = BuildMember(scope, *m, writes);
+    std::optional<std::vector<pg::PgStatement>> built = BuildMember(scope, *m, writes);
     if (!built) continue;
     writing.push_back(m);
     per_member.push_back(std::move(*built));
   }
   if (writing.empty()) return CachedBatch::kNeedsReads;
-  std::vector<PgStatement> statements = {scope.AssumedHeadCheck()};
+  std::vector<pg::PgStatement> statements = {scope.AssumedHeadCheck()};
   if (!paths.empty()) {
     statements.push_back(
-        {kUnguardedPathsCheck, {std::to_string(scope.catalog_id()), PgTextArray(paths)}});
+        {kUnguardedPathsCheck, {std::to_string(scope.catalog_id()), pg::PgTextArray(paths)}});
   }
-  for (PgStatement& s : FuseStatements(std::move(per_member)).statements) {
+  for (pg::PgStatement& s : pg::FuseStatements(std::move(per_member)).statements) {
     statements.push_back(std::move(s));
   }
-  for (PgStatement& s : scope.CommitStatements()) statements.push_back(std::move(s));
+  for (pg::PgStatement& s : scope.CommitStatements()) statements.push_back(std::move(s));
   const size_t commit_index = statements.size() - 1;
-  const PgConnection::PipelineOutcome outcome = scope.RunPipeline(statements);
+  const pg::PgConnection::PipelineOutcome outcome = scope.RunPipeline(statements);
   if (outcome.error) {
     // Before COMMIT: the transaction is aborted, nothing of it committed.
     if (outcome.failed_index < commit_index) return CachedBatch::kAbandoned;

@@ -5,16 +5,6 @@
 #include "pg/advisory_locks.h"
 
 namespace hoglake::catalog {
-
-using pg::AdvisoryLockKey;
-using pg::LockClass;
-using pg::PgConnection;
-using pg::PgIntArray;
-using pg::PgResult;
-using pg::PgStatement;
-using pg::PgTextArray;
-using pg::PgTransaction;
-
 namespace {
 
 constexpr const char* kHeadColumns =
@@ -29,7 +19,7 @@ const std::string& LockedHeadQuery() {
 }
 constexpr int kNextFileIdColumn = 5;
 
-CatalogHead HeadFromRow(const PgResult& r) {
+CatalogHead HeadFromRow(const pg::PgResult& r) {
   CatalogHead head;
   head.catalog_id = r.GetInt64(0, 0);
   head.head_snapshot_id = r.GetInt64(0, 1);
@@ -54,7 +44,7 @@ void ReportLockWait(const Status& done, std::chrono::steady_clock::time_point st
 
 }  // namespace
 
-Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserver& observer) {
+Status AcquireCommitLock(pg::PgConnection& conn, int64_t key, const CommitLockObserver& observer) {
   const auto started = std::chrono::steady_clock::now();
   const Status locked =
       conn.ExecPrepared("SELECT pg_advisory_xact_lock($1)", {std::to_string(key)}).status();
@@ -62,19 +52,19 @@ Status AcquireCommitLock(PgConnection& conn, int64_t key, const CommitLockObserv
   return locked;
 }
 
-Result<CatalogHead> ReadCatalogHead(PgConnection& conn, std::string_view catalog_name) {
+Result<CatalogHead> ReadCatalogHead(pg::PgConnection& conn, std::string_view catalog_name) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.ExecPrepared(StrCat("SELECT ", kHeadColumns, " FROM hog_catalog WHERE name = $1"),
                         {std::string(catalog_name)}));
   if (r.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   return HeadFromRow(r);
 }
 
-Result<CommitScope> CommitScope::Begin(PgConnection& conn, std::string_view catalog_name,
+Result<CommitScope> CommitScope::Begin(pg::PgConnection& conn, std::string_view catalog_name,
                                        int64_t lock_timeout_ms,
                                        const CommitLockObserver& observer) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult id,
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult id,
                            conn.ExecPrepared("SELECT catalog_id FROM hog_catalog WHERE name = $1",
                                              {std::string(catalog_name)}));
   if (id.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
@@ -85,10 +75,10 @@ namespace {
 
 // After BEGIN: the wait bound (set left to right before the lock waits), the
 // lock, and the head read under it.
-std::vector<PgStatement> LockAndHead(int64_t catalog_id, int64_t lock_timeout_ms) {
+std::vector<pg::PgStatement> LockAndHead(int64_t catalog_id, int64_t lock_timeout_ms) {
   return {{"SELECT set_config('lock_timeout', $1, true), pg_advisory_xact_lock($2)",
            {std::to_string(std::max<int64_t>(lock_timeout_ms, 0)),
-            std::to_string(AdvisoryLockKey(LockClass::kCatalogCommit, catalog_id))}},
+            std::to_string(pg::AdvisoryLockKey(pg::LockClass::kCatalogCommit, catalog_id))}},
           {LockedHeadQuery(), {std::to_string(catalog_id)}}};
 }
 
@@ -107,17 +97,17 @@ Status LockOutcome(const Status& done, std::chrono::steady_clock::time_point sta
 
 }  // namespace
 
-Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_id,
+Result<CommitScope> CommitScope::BeginForId(pg::PgConnection& conn, int64_t catalog_id,
                                             std::string_view catalog_name, int64_t lock_timeout_ms,
                                             const CommitLockObserver& observer) {
   // One round trip: BEGIN, the lock, the head.
-  std::vector<PgResult> results;
+  std::vector<pg::PgResult> results;
   const auto started = std::chrono::steady_clock::now();
-  Result<PgTransaction> txn =
-      PgTransaction::Begin(conn, LockAndHead(catalog_id, lock_timeout_ms), &results);
+  Result<pg::PgTransaction> txn =
+      pg::PgTransaction::Begin(conn, LockAndHead(catalog_id, lock_timeout_ms), &results);
   HOGLAKE_RETURN_IF_ERROR(
       LockOutcome(txn.status(), started, std::nullopt, catalog_name, lock_timeout_ms, observer));
-  const PgResult& head = results[1];
+  const pg::PgResult& head = results[1];
   if (head.rows() == 0) return NotFound("catalog '", catalog_name, "' not found");
   CommitScope scope(&conn, std::move(*txn));
   scope.head_ = HeadFromRow(head);
@@ -125,30 +115,32 @@ Result<CommitScope> CommitScope::BeginForId(PgConnection& conn, int64_t catalog_
   return scope;
 }
 
-CommitScope CommitScope::Deferred(PgConnection& conn, int64_t catalog_id, std::string catalog_name,
-                                  int64_t lock_timeout_ms, CommitLockObserver observer) {
+CommitScope CommitScope::Deferred(pg::PgConnection& conn, int64_t catalog_id,
+                                  std::string catalog_name, int64_t lock_timeout_ms,
+                                  CommitLockObserver observer) {
   CommitScope scope(&conn);
   scope.head_.catalog_id = catalog_id;
   scope.deferred_ = DeferredBegin{std::move(catalog_name), lock_timeout_ms, std::move(observer)};
   return scope;
 }
 
-PgConnection::PipelineOutcome CommitScope::RunPipeline(const std::vector<PgStatement>& statements) {
+pg::PgConnection::PipelineOutcome CommitScope::RunPipeline(
+    const std::vector<pg::PgStatement>& statements) {
   if (!deferred_) return conn_->RunPipeline(statements);
   const DeferredBegin begin = std::move(*deferred_);
   deferred_.reset();
-  std::vector<PgStatement> all = {{"BEGIN", {}}};
-  for (PgStatement& s : LockAndHead(head_.catalog_id, begin.lock_timeout_ms)) {
+  std::vector<pg::PgStatement> all = {{"BEGIN", {}}};
+  for (pg::PgStatement& s : LockAndHead(head_.catalog_id, begin.lock_timeout_ms)) {
     all.push_back(std::move(s));
   }
   const size_t prefix = all.size();
   all.insert(all.end(), statements.begin(), statements.end());
-  txn_.emplace(PgTransaction::Begun(*conn_));  // rolled back unless committed
+  txn_.emplace(pg::PgTransaction::Begun(*conn_));  // rolled back unless committed
   const auto started = std::chrono::steady_clock::now();
   // The lock statement's result is flushed as soon as the lock is granted,
   // so the wait reported is the lock's, not the whole pipeline's.
   constexpr size_t kLockIndex = 1;
-  PgConnection::PipelineOutcome outcome = conn_->RunPipeline(all, kLockIndex);
+  pg::PgConnection::PipelineOutcome outcome = conn_->RunPipeline(all, kLockIndex);
   const bool in_prefix = outcome.error && outcome.failed_index < prefix;
   const Status locked = LockOutcome(in_prefix ? Status(*outcome.error) : Status::Ok(), started,
                                     outcome.flushed_result_at, begin.catalog_name,
@@ -191,7 +183,7 @@ void CommitScope::AssumeHead(const CatalogHead& head, int64_t next_file_id,
   }
 }
 
-PgStatement CommitScope::AssumedHeadCheck() const {
+pg::PgStatement CommitScope::AssumedHeadCheck() const {
   return {
       "SELECT 1 / (count(*) = 1)::int FROM hog_catalog WHERE catalog_id = $1 "
       "AND last_snapshot_id = $2 AND schema_version = $3 AND next_file_id = $4",
@@ -211,7 +203,7 @@ Result<int64_t> CommitScope::AllocateIds(std::string_view allocator, int64_t cou
     return first;
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn_->ExecPrepared(StrCat("UPDATE hog_catalog SET ", allocator, " = ", allocator,
                                  " + $2 WHERE catalog_id = $1 RETURNING ", allocator, " - $2"),
                           {std::to_string(head_.catalog_id), std::to_string(count)}));
@@ -244,8 +236,8 @@ Result<CommitResult> CommitScope::Finish(bool ddl, const CommitMetadata& metadat
 
 Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata) {
   const Position before = position();
-  const PgStatement statement = StageStatement(ddl, metadata);
-  Result<PgResult> done = conn_->ExecPrepared(statement.sql, statement.params);
+  const pg::PgStatement statement = StageStatement(ddl, metadata);
+  Result<pg::PgResult> done = conn_->ExecPrepared(statement.sql, statement.params);
   if (!done.ok()) {
     Restore(before);  // not staged after all
     return done.error();
@@ -253,7 +245,7 @@ Result<CommitResult> CommitScope::Stage(bool ddl, const CommitMetadata& metadata
   return CommitResult{head_.head_snapshot_id, head_.schema_version};
 }
 
-PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata) {
+pg::PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata) {
   const int64_t snapshot = snapshot_id();
   const int64_t schema_version = head_.schema_version + (ddl ? 1 : 0);
   std::vector<int64_t> change_snapshots(changes_.size(), snapshot), objects;
@@ -270,21 +262,22 @@ PgStatement CommitScope::StageStatement(bool ddl, const CommitMetadata& metadata
   // element: the staged snapshots of a batch's commits fuse into one.
   // clock_timestamp() is evaluated row by row in id order, so snapshot_time
   // stays monotone with id.
-  PgStatement statement{
+  pg::PgStatement statement{
       "WITH s AS (INSERT INTO hog_snapshot (catalog_id, snapshot_id, snapshot_time, "
       "schema_version, author, commit_message) SELECT $1, u.s, clock_timestamp(), u.v, u.a, u.m "
       "FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u(s, v, a, m)) "
       "INSERT INTO hog_snapshot_change (catalog_id, snapshot_id, kind, object_id) "
       "SELECT $1, c.s, c.k, c.o FROM unnest($6::bigint[], $7::text[], $8::bigint[]) AS c(s, k, o)",
-      {std::to_string(head_.catalog_id), PgIntArray({snapshot}), PgIntArray({schema_version}),
-       PgTextArray({metadata.author}), PgTextArray({metadata.message}),
-       PgIntArray(change_snapshots), PgTextArray(kinds), PgIntArray(objects)}};
+      {std::to_string(head_.catalog_id), pg::PgIntArray({snapshot}),
+       pg::PgIntArray({schema_version}), pg::PgTextArray({metadata.author}),
+       pg::PgTextArray({metadata.message}), pg::PgIntArray(change_snapshots),
+       pg::PgTextArray(kinds), pg::PgIntArray(objects)}};
   statement.fusable = true;
   return statement;
 }
 
-std::vector<PgStatement> CommitScope::Flushes() const {
-  std::vector<PgStatement> statements;
+std::vector<pg::PgStatement> CommitScope::Flushes() const {
+  std::vector<pg::PgStatement> statements;
   const std::string catalog = std::to_string(head_.catalog_id);
   if (staged_ || file_ids_taken_) {
     statements.push_back(
@@ -310,7 +303,8 @@ std::vector<PgStatement> CommitScope::Flushes() const {
            "next_row_id = s.next_row_id + u.r "
            "FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS u(t, f, r, b) "
            "WHERE s.catalog_id = $1 AND s.table_id = u.t",
-           {catalog, PgIntArray(tables), PgIntArray(files), PgIntArray(rows), PgIntArray(bytes)}});
+           {catalog, pg::PgIntArray(tables), pg::PgIntArray(files), pg::PgIntArray(rows),
+            pg::PgIntArray(bytes)}});
     }
   }
   return statements;
@@ -318,8 +312,8 @@ std::vector<PgStatement> CommitScope::Flushes() const {
 
 Status CommitScope::CommitStaged() { return CommitWith(Flushes()); }
 
-std::vector<PgStatement> CommitScope::CommitStatements() const {
-  std::vector<PgStatement> statements = Flushes();
+std::vector<pg::PgStatement> CommitScope::CommitStatements() const {
+  std::vector<pg::PgStatement> statements = Flushes();
   statements.push_back({"COMMIT", {}});
   return statements;
 }

@@ -7,10 +7,6 @@
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
-
-using pg::PgIntArray;
-using pg::PgTextArray;
-
 namespace {
 
 std::optional<std::string> OptionalNumber(const std::optional<int64_t>& value) {
@@ -105,8 +101,9 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
       states.emplace_back(
           StatsStateName(f.column_stats ? StatsState::kProvided : StatsState::kPending));
       spec_ids.push_back(OptionalNumber(batch.spec_id));
-      splits.push_back(f.split_offsets ? std::optional<std::string>(PgIntArray(*f.split_offsets))
-                                       : std::nullopt);
+      splits.push_back(f.split_offsets
+                           ? std::optional<std::string>(pg::PgIntArray(*f.split_offsets))
+                           : std::nullopt);
       row += f.record_count;
       if (f.column_stats && !f.column_stats->empty()) {
         stat_file.push_back(id);
@@ -123,22 +120,22 @@ Result<DataFileInsert> DataFileInsert::Plan(CommitScope& scope,
   }
   out.statement_.sql = kInsertFiles;
   out.statement_.params = {std::to_string(scope.catalog_id()),
-                           PgIntArray(file_ids),
-                           PgIntArray(snapshots),
-                           PgIntArray(table_ids),
-                           PgTextArray(paths),
-                           PgIntArray(records),
-                           PgIntArray(sizes),
-                           PgTextArray(footers),
-                           PgIntArray(row_starts),
-                           PgTextArray(states),
-                           PgTextArray(spec_ids),
-                           PgTextArray(splits),
-                           PgIntArray(stat_file),
-                           PgTextArray(stat_packed),
-                           PgIntArray(pv_file),
-                           PgIntArray(pv_key),
-                           PgTextArray(pv_value)};
+                           pg::PgIntArray(file_ids),
+                           pg::PgIntArray(snapshots),
+                           pg::PgIntArray(table_ids),
+                           pg::PgTextArray(paths),
+                           pg::PgIntArray(records),
+                           pg::PgIntArray(sizes),
+                           pg::PgTextArray(footers),
+                           pg::PgIntArray(row_starts),
+                           pg::PgTextArray(states),
+                           pg::PgTextArray(spec_ids),
+                           pg::PgTextArray(splits),
+                           pg::PgIntArray(stat_file),
+                           pg::PgTextArray(stat_packed),
+                           pg::PgIntArray(pv_file),
+                           pg::PgIntArray(pv_key),
+                           pg::PgTextArray(pv_value)};
   out.statement_.fusable = true;
   return out;
 }

@@ -13,12 +13,6 @@
 #include "catalog/ddl/table_store.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgParam;
-using pg::PgPool;
-using pg::PgResult;
-
 namespace {
 
 // The request-shape rules of a publish (§2.10), before anything is looked up.
@@ -74,21 +68,21 @@ struct LiveTarget {
   std::string table_uuid;
 };
 
-Result<std::optional<LiveTarget>> LiveTargetOf(PgConnection& conn, int64_t catalog_id,
+Result<std::optional<LiveTarget>> LiveTargetOf(pg::PgConnection& conn, int64_t catalog_id,
                                                int64_t namespace_id, std::string_view name,
                                                int64_t head) {
   HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> id,
                            TableIdAt(conn, catalog_id, namespace_id, name, head));
   if (!id) return std::optional<LiveTarget>();
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.Exec("SELECT table_uuid::text FROM hog_table WHERE catalog_id = $1 AND "
-                            "table_id = $2",
-                            {std::to_string(catalog_id), std::to_string(*id)}));
+      pg::PgResult r, conn.Exec("SELECT table_uuid::text FROM hog_table WHERE catalog_id = $1 AND "
+                                "table_id = $2",
+                                {std::to_string(catalog_id), std::to_string(*id)}));
   return std::optional<LiveTarget>(LiveTarget{*id, r.GetString(0, 0)});
 }
 
 // Why the publish must be refused durably, if it must (reason code).
-Result<std::optional<std::string>> RefusalReason(PgConnection& conn, CommitScope& scope,
+Result<std::optional<std::string>> RefusalReason(pg::PgConnection& conn, CommitScope& scope,
                                                  std::string_view catalog, const OperationRow& row,
                                                  const TableCreationDefinition& d,
                                                  std::optional<LiveTarget>* target) {
@@ -114,7 +108,7 @@ Result<std::optional<std::string>> RefusalReason(PgConnection& conn, CommitScope
   }
   if (*target) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult ddl,
+        pg::PgResult ddl,
         conn.Exec("SELECT 1 FROM hog_snapshot_change WHERE catalog_id = $1 AND object_id = $2 "
                   "AND kind IN ('table_dropped', 'table_altered') AND snapshot_id > $3 LIMIT 1",
                   {std::to_string(scope.catalog_id()), std::to_string((*target)->table_id),
@@ -125,9 +119,10 @@ Result<std::optional<std::string>> RefusalReason(PgConnection& conn, CommitScope
 }
 
 // Ends the replaced incarnation at `snapshot`, as a drop does.
-Status DropReplaced(PgConnection& conn, int64_t catalog_id, int64_t table_id, int64_t snapshot) {
-  const std::vector<PgParam> key = {std::to_string(catalog_id), std::to_string(table_id),
-                                    std::to_string(snapshot)};
+Status DropReplaced(pg::PgConnection& conn, int64_t catalog_id, int64_t table_id,
+                    int64_t snapshot) {
+  const std::vector<pg::PgParam> key = {std::to_string(catalog_id), std::to_string(table_id),
+                                        std::to_string(snapshot)};
   for (const char* table :
        {"hog_table_version", "hog_column", "hog_partition_spec", "hog_sort_spec"}) {
     HOGLAKE_RETURN_IF_ERROR(conn.Exec(StrCat("UPDATE ", table,
@@ -147,7 +142,7 @@ Result<TableCreation> CatalogService::PublishTableCreation(std::string_view cata
                                                            std::string_view operation,
                                                            std::vector<FileRegistration> files,
                                                            TableCreationPublish endpoint) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(
       CommitScope scope,

@@ -6,11 +6,6 @@
 #include "catalog/model/identifiers.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgParam;
-using pg::PgResult;
-
 namespace {
 
 bool AnyColumnComment(const std::vector<ColumnNode>& columns) {
@@ -86,15 +81,15 @@ Result<AlterState> BuildTableState(const TableCreationDefinition& d) {
   return state;
 }
 
-Result<std::optional<OperationRow>> LockOperation(PgConnection& conn, int64_t catalog_id,
+Result<std::optional<OperationRow>> LockOperation(pg::PgConnection& conn, int64_t catalog_id,
                                                   std::string_view operation_id) {
-  const std::vector<PgParam> key = {std::to_string(catalog_id), std::string(operation_id)};
+  const std::vector<pg::PgParam> key = {std::to_string(catalog_id), std::string(operation_id)};
   HOGLAKE_RETURN_IF_ERROR(conn.Exec(
       "UPDATE hog_table_creation SET state = 'aborted', reason = 'expired' WHERE catalog_id = $1 "
       "AND operation_id = $2 AND state = 'prepared' AND expires_at <= clock_timestamp()",
       key));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.Exec("SELECT operation_id::text, namespace_id, definition::text, table_uuid::text, "
                 "write_path, state, (extract(epoch from expires_at) * 1000000)::bigint, "
                 "snapshot_id, schema_version, reason FROM hog_table_creation "
@@ -115,11 +110,12 @@ Result<std::optional<OperationRow>> LockOperation(PgConnection& conn, int64_t ca
   return std::optional<OperationRow>(std::move(row));
 }
 
-Result<bool> StoredJsonEquals(PgConnection& conn, int64_t catalog_id, std::string_view operation_id,
-                              std::string_view column, const std::string& json) {
+Result<bool> StoredJsonEquals(pg::PgConnection& conn, int64_t catalog_id,
+                              std::string_view operation_id, std::string_view column,
+                              const std::string& json) {
   if (column != "definition" && column != "files") return Internal("unknown column ", column);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.Exec(StrCat("SELECT ", column,
                        " IS NOT DISTINCT FROM $3::jsonb FROM "
                        "hog_table_creation WHERE catalog_id = $1 AND operation_id = $2"),
@@ -127,7 +123,7 @@ Result<bool> StoredJsonEquals(PgConnection& conn, int64_t catalog_id, std::strin
   return r.rows() > 0 && r.GetBool(0, 0);
 }
 
-Status SetOperationState(PgConnection& conn, int64_t catalog_id, std::string_view operation_id,
+Status SetOperationState(pg::PgConnection& conn, int64_t catalog_id, std::string_view operation_id,
                          std::string_view state, const std::optional<std::string>& reason,
                          const std::optional<std::string>& files_json,
                          std::optional<int64_t> snapshot_id,

@@ -9,24 +9,18 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 // Opens a transaction whose lock waits (the operation row) are bounded.
-Result<PgTransaction> BeginBounded(PgConnection& conn, int64_t lock_timeout_ms) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+Result<pg::PgTransaction> BeginBounded(pg::PgConnection& conn, int64_t lock_timeout_ms) {
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(conn));
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("SELECT set_config('lock_timeout', $1, true)",
                                     {std::to_string(std::max<int64_t>(lock_timeout_ms, 0))}));
   return txn;
 }
 
 // The uuid of the table named `name` in namespace `ns` at `snapshot`, if any.
-Result<std::optional<std::string>> TargetUuidAt(PgConnection& conn, const CatalogHead& head,
+Result<std::optional<std::string>> TargetUuidAt(pg::PgConnection& conn, const CatalogHead& head,
                                                 std::string_view catalog, std::string_view ns,
                                                 std::string_view name, int64_t snapshot) {
   Result<int64_t> namespace_id = NamespaceIdAt(conn, head.catalog_id, catalog, ns, snapshot);
@@ -38,15 +32,15 @@ Result<std::optional<std::string>> TargetUuidAt(PgConnection& conn, const Catalo
                            TableIdAt(conn, head.catalog_id, *namespace_id, name, snapshot));
   if (!table_id) return std::optional<std::string>();
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.Exec("SELECT table_uuid::text FROM hog_table WHERE catalog_id = $1 AND "
-                            "table_id = $2",
-                            {std::to_string(head.catalog_id), std::to_string(*table_id)}));
+      pg::PgResult r, conn.Exec("SELECT table_uuid::text FROM hog_table WHERE catalog_id = $1 AND "
+                                "table_id = $2",
+                                {std::to_string(head.catalog_id), std::to_string(*table_id)}));
   return std::optional<std::string>(r.GetString(0, 0));
 }
 
 // Replacement guard at prepare: the read snapshot is retained and the target
 // there is the expected incarnation (or absent when none is expected).
-Status CheckReplacement(PgConnection& conn, const CatalogHead& head, std::string_view catalog,
+Status CheckReplacement(pg::PgConnection& conn, const CatalogHead& head, std::string_view catalog,
                         const TableCreationDefinition& d) {
   const TableReplacement& r = *d.replacement;
   if (r.read_snapshot < head.earliest_snapshot_id || r.read_snapshot > head.head_snapshot_id) {
@@ -77,9 +71,10 @@ Result<TableCreation> CatalogService::PrepareTableCreation(
   HOGLAKE_RETURN_IF_ERROR(BuildTableState(definition).status());
   const std::string definition_json = DefinitionJson(definition);
 
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, BeginBounded(*conn, options_.commit_lock_timeout_ms));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn,
+                           BeginBounded(*conn, options_.commit_lock_timeout_ms));
   // An operation already under this id answers for itself.
   auto replay = [&]() -> Result<std::optional<TableCreation>> {
     HOGLAKE_ASSIGN_OR_RETURN(std::optional<OperationRow> row,
@@ -109,7 +104,7 @@ Result<TableCreation> CatalogService::PrepareTableCreation(
   if (!write_path.ends_with('/')) write_path += '/';
   write_path += "data/" + NewUuid() + "/";
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult inserted,
+      pg::PgResult inserted,
       conn->Exec("INSERT INTO hog_table_creation (catalog_id, operation_id, namespace_id, "
                  "definition, table_uuid, write_path) VALUES ($1, $2, $3, $4::jsonb, $5, $6) "
                  "ON CONFLICT DO NOTHING",
@@ -131,9 +126,10 @@ Result<TableCreation> CatalogService::PrepareTableCreation(
 
 Result<TableCreation> CatalogService::GetTableCreation(std::string_view catalog,
                                                        std::string_view operation) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, BeginBounded(*conn, options_.commit_lock_timeout_ms));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn,
+                           BeginBounded(*conn, options_.commit_lock_timeout_ms));
   HOGLAKE_ASSIGN_OR_RETURN(std::optional<OperationRow> row,
                            LockOperation(*conn, info.catalog_id, operation));
   if (!row) return OperationNotFound(operation);
@@ -144,9 +140,10 @@ Result<TableCreation> CatalogService::GetTableCreation(std::string_view catalog,
 
 Result<TableCreation> CatalogService::AbortTableCreation(std::string_view catalog,
                                                          std::string_view operation) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, BeginBounded(*conn, options_.commit_lock_timeout_ms));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn,
+                           BeginBounded(*conn, options_.commit_lock_timeout_ms));
   HOGLAKE_ASSIGN_OR_RETURN(std::optional<OperationRow> row,
                            LockOperation(*conn, info.catalog_id, operation));
   if (!row) return OperationNotFound(operation);

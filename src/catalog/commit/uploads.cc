@@ -12,13 +12,6 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgStatement;
-using pg::PgTextArray;
-
 namespace {
 
 // Removal-ledger retention: an abandoned claim queued this long ago is
@@ -29,7 +22,7 @@ constexpr const char* kClaimColumns =
     "upload_id::text, owner::text, prefix, path, file_kind, file_format, state, "
     "(extract(epoch FROM expires_at) * 1000000)::bigint";
 
-UploadClaim ClaimFromRow(const PgResult& r, int row) {
+UploadClaim ClaimFromRow(const pg::PgResult& r, int row) {
   UploadClaim c;
   c.upload_id = r.GetString(row, 0);
   c.owner = r.GetString(row, 1);
@@ -75,7 +68,7 @@ Result<UploadClaim> CatalogService::ClaimUpload(std::string_view catalog,
   while (prefix.ends_with('/')) prefix.pop_back();
   const std::string path = prefix + "/trino-upload/" + id + "." + ext;
 
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   std::string data_path = info.data_path;
   if (!data_path.ends_with('/')) data_path += '/';
@@ -89,9 +82,10 @@ Result<UploadClaim> CatalogService::ClaimUpload(std::string_view catalog,
                  "file_format) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
                  {catalog_id, id, owner, prefix, path, request.file_kind, request.file_format}));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn->Exec(StrCat("SELECT ", kClaimColumns,
-                                    " FROM hog_upload WHERE catalog_id = $1 AND upload_id = $2"),
-                             {catalog_id, id}));
+      pg::PgResult r,
+      conn->Exec(StrCat("SELECT ", kClaimColumns,
+                        " FROM hog_upload WHERE catalog_id = $1 AND upload_id = $2"),
+                 {catalog_id, id}));
   if (r.rows() == 0) {
     return MakeError(ErrorCode::kCommitConflict, "upload path '", path,
                      "' is already claimed by another upload");
@@ -107,10 +101,10 @@ Result<UploadClaim> CatalogService::ClaimUpload(std::string_view catalog,
 
 Result<int64_t> CatalogService::RenewUploads(std::string_view catalog, std::string_view owner) {
   HOGLAKE_ASSIGN_OR_RETURN(std::string canonical, CanonicalUuid(owner, "owner"));
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           "UPDATE hog_upload SET expires_at = clock_timestamp() + $3 * interval '1 second' "
           "WHERE catalog_id = $1 AND owner = $2 AND state = 'active'",
@@ -125,14 +119,15 @@ Result<int64_t> CatalogService::AbandonUploads(std::string_view catalog, std::st
     return Validation("at most ", kMaxAbandonPaths, " paths may be abandoned at once, got ",
                       paths.size());
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   if (paths.empty()) return int64_t{0};
   std::vector<std::optional<std::string>> values(paths.begin(), paths.end());
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn->Exec("UPDATE hog_upload SET state = 'abandoned' WHERE catalog_id = $1 "
-                             "AND owner = $2 AND state = 'active' AND path = ANY($3::text[])",
-                             {std::to_string(info.catalog_id), canonical, PgTextArray(values)}));
+      pg::PgResult r,
+      conn->Exec("UPDATE hog_upload SET state = 'abandoned' WHERE catalog_id = $1 "
+                 "AND owner = $2 AND state = 'active' AND path = ANY($3::text[])",
+                 {std::to_string(info.catalog_id), canonical, pg::PgTextArray(values)}));
   return r.affected_rows();
 }
 
@@ -140,12 +135,12 @@ Result<int64_t> CatalogService::ScheduleExpiredUploads(std::string_view catalog,
   if (limit < 1 || limit > kScheduleExpiredMaxLimit) {
     return Validation("limit must be in 1..", kScheduleExpiredMaxLimit, ", got ", limit);
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   // One statement: pick the candidates (skipping rows a commit holds), fence
   // them to abandoned, and queue the paths no file row names.
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           "WITH cand AS (SELECT upload_id FROM hog_upload WHERE catalog_id = $1 AND "
           "((state = 'active' AND expires_at < clock_timestamp()) OR (state = 'abandoned' AND "
@@ -168,7 +163,7 @@ namespace {
 // The claim rule over rows (upload_id, path, state, owned, file_kind,
 // file_format) read FOR UPDATE: fills `ids` with the claims to mark
 // registered.
-Status CheckClaims(const PgResult& r, int first_column, const std::vector<int>& rows,
+Status CheckClaims(const pg::PgResult& r, int first_column, const std::vector<int>& rows,
                    const std::map<std::string, const PublishedPath*>& by_path, bool require_claims,
                    std::vector<std::optional<std::string>>* ids) {
   std::set<std::string> claimed;
@@ -197,10 +192,10 @@ constexpr const char* kMarkRegistered =
     "UPDATE hog_upload SET state = 'registered' WHERE catalog_id = $1 AND "
     "upload_id = ANY($2::uuid[])";
 
-Status MarkRegistered(PgConnection& conn, const std::string& catalog,
+Status MarkRegistered(pg::PgConnection& conn, const std::string& catalog,
                       const std::vector<std::optional<std::string>>& ids) {
   if (ids.empty()) return Status::Ok();
-  return conn.ExecPrepared(kMarkRegistered, {catalog, PgTextArray(ids)}).status();
+  return conn.ExecPrepared(kMarkRegistered, {catalog, pg::PgTextArray(ids)}).status();
 }
 
 Status QueuedPathError(std::string_view path) {
@@ -217,20 +212,21 @@ Status LivePathError(std::string_view path) {
 
 }  // namespace
 
-Status RefuseQueuedPaths(PgConnection& conn, int64_t catalog_id,
+Status RefuseQueuedPaths(pg::PgConnection& conn, int64_t catalog_id,
                          const std::vector<PublishedPath>& paths) {
   if (paths.empty()) return Status::Ok();
   std::vector<std::optional<std::string>> values;
   for (const PublishedPath& p : paths) values.emplace_back(p.path);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.ExecPrepared("SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND "
-                                    "drained_at IS NULL AND path = ANY($2::text[]) LIMIT 1",
-                                    {std::to_string(catalog_id), PgTextArray(values)}));
+      pg::PgResult r,
+      conn.ExecPrepared("SELECT path FROM hog_file_removal WHERE catalog_id = $1 AND "
+                        "drained_at IS NULL AND path = ANY($2::text[]) LIMIT 1",
+                        {std::to_string(catalog_id), pg::PgTextArray(values)}));
   if (r.rows() == 0) return Status::Ok();
   return QueuedPathError(r.GetText(0, 0));
 }
 
-Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
+Status RegisterUploadClaims(pg::PgConnection& conn, int64_t catalog_id,
                             const std::optional<std::string>& owner,
                             const std::vector<PublishedPath>& paths, bool require_claims) {
   if (paths.empty()) return Status::Ok();
@@ -241,11 +237,12 @@ Status RegisterUploadClaims(PgConnection& conn, int64_t catalog_id,
   }
   const std::string catalog = std::to_string(catalog_id);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.ExecPrepared(
-                      "SELECT upload_id::text, path, state, (owner = $3::uuid) IS TRUE, file_kind, "
-                      "coalesce(file_format, 'parquet') FROM hog_upload WHERE catalog_id = $1 AND "
-                      "path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE",
-                      {catalog, PgTextArray(values), owner}));
+      pg::PgResult r,
+      conn.ExecPrepared(
+          "SELECT upload_id::text, path, state, (owner = $3::uuid) IS TRUE, file_kind, "
+          "coalesce(file_format, 'parquet') FROM hog_upload WHERE catalog_id = $1 AND "
+          "path = ANY($2::text[]) ORDER BY upload_id FOR UPDATE",
+          {catalog, pg::PgTextArray(values), owner}));
   std::vector<int> rows;
   for (int i = 0; i < r.rows(); ++i) rows.push_back(i);
   std::vector<std::optional<std::string>> ids;
@@ -280,17 +277,17 @@ PathGuard::PathGuard(int64_t catalog_id, const std::optional<std::string>& owner
       paths_(std::move(paths)),
       require_claims_(require_claims) {}
 
-PgStatement PathGuard::statement() const {
+pg::PgStatement PathGuard::statement() const {
   std::set<std::string_view> seen;
   std::vector<std::optional<std::string>> values;
   for (const PublishedPath& p : paths_) {
     if (seen.insert(p.path).second) values.emplace_back(p.path);
   }
-  return {kGuardRead, {catalog_, PgTextArray(values), owner_}};
+  return {kGuardRead, {catalog_, pg::PgTextArray(values), owner_}};
 }
 
-Result<std::optional<PgStatement>> PathGuard::Check(const PgResult& r) const {
-  if (paths_.empty()) return std::optional<PgStatement>();
+Result<std::optional<pg::PgStatement>> PathGuard::Check(const pg::PgResult& r) const {
+  if (paths_.empty()) return std::optional<pg::PgStatement>();
   std::map<std::string, const PublishedPath*> by_path;
   for (const PublishedPath& p : paths_) by_path.emplace(p.path, &p);
   std::vector<int> claim_rows;
@@ -310,18 +307,19 @@ Result<std::optional<PgStatement>> PathGuard::Check(const PgResult& r) const {
   HOGLAKE_RETURN_IF_ERROR(CheckClaims(r, 2, claim_rows, by_path, require_claims_, &ids));
   if (queued) return QueuedPathError(*queued).error();
   if (live) return LivePathError(*live).error();
-  if (ids.empty()) return std::optional<PgStatement>();
-  return std::optional<PgStatement>(PgStatement{kMarkRegistered, {catalog_, PgTextArray(ids)}});
+  if (ids.empty()) return std::optional<pg::PgStatement>();
+  return std::optional<pg::PgStatement>(
+      pg::PgStatement{kMarkRegistered, {catalog_, pg::PgTextArray(ids)}});
 }
 
-Status RegisterAndGuardPaths(PgConnection& conn, int64_t catalog_id,
+Status RegisterAndGuardPaths(pg::PgConnection& conn, int64_t catalog_id,
                              const std::optional<std::string>& owner,
                              const std::vector<PublishedPath>& paths, bool require_claims) {
   PathGuard guard(catalog_id, owner, paths, require_claims);
   if (guard.empty()) return Status::Ok();
-  const PgStatement read = guard.statement();
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn.ExecPrepared(read.sql, read.params));
-  HOGLAKE_ASSIGN_OR_RETURN(std::optional<PgStatement> mark, guard.Check(r));
+  const pg::PgStatement read = guard.statement();
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r, conn.ExecPrepared(read.sql, read.params));
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<pg::PgStatement> mark, guard.Check(r));
   if (!mark) return Status::Ok();
   return conn.ExecPrepared(mark->sql, mark->params).status();
 }

@@ -13,12 +13,6 @@
 #include "catalog/ddl/table_store.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgParam;
-using pg::PgPool;
-using pg::PgResult;
-
 namespace {
 
 std::string Qualified(const TableRef& t) { return StrCat(t.namespace_name, ".", t.table); }
@@ -33,7 +27,7 @@ struct LiveTable {
 
 Result<LiveTable> ResolveLive(CommitScope& scope, const TableRef& ref,
                               const std::optional<std::string>& expected_table_uuid) {
-  PgConnection& conn = scope.conn();
+  pg::PgConnection& conn = scope.conn();
   const int64_t head = scope.head().head_snapshot_id;
   LiveTable t;
   HOGLAKE_ASSIGN_OR_RETURN(t.namespace_id, NamespaceIdAt(conn, scope.catalog_id(), ref.catalog,
@@ -43,9 +37,10 @@ Result<LiveTable> ResolveLive(CommitScope& scope, const TableRef& ref,
   if (!id) return NotFound("table '", Qualified(ref), "' not found");
   t.table_id = *id;
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.Exec("SELECT table_uuid, next_field_id FROM hog_table WHERE catalog_id = $1 "
-                            "AND table_id = $2",
-                            {std::to_string(scope.catalog_id()), std::to_string(t.table_id)}));
+      pg::PgResult r,
+      conn.Exec("SELECT table_uuid, next_field_id FROM hog_table WHERE catalog_id = $1 "
+                "AND table_id = $2",
+                {std::to_string(scope.catalog_id()), std::to_string(t.table_id)}));
   t.table_uuid = r.GetString(0, 0);
   t.next_field_id = static_cast<int32_t>(r.GetInt64(0, 1));
   if (expected_table_uuid && *expected_table_uuid != t.table_uuid) {
@@ -66,7 +61,7 @@ Status CheckReadSnapshot(CommitScope& scope, const TableRef& ref, int64_t table_
     return BelowFloorError(head, StrCat("read_snapshot ", read));
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult hits,
+      pg::PgResult hits,
       scope.conn().Exec(
           "SELECT 1 FROM hog_snapshot_change WHERE catalog_id = $1 AND object_id = $2 "
           "AND kind IN ('table_dropped', 'table_altered') AND snapshot_id > $3 "
@@ -98,7 +93,7 @@ Result<TableInfo> CatalogService::AlterTable(const TableRef& ref, AlterTableRequ
   if (request.read_snapshot && *request.read_snapshot < 0) {
     return Validation("read_snapshot ", *request.read_snapshot, " is negative");
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
@@ -135,14 +130,14 @@ Result<TableInfo> CatalogService::AlterTable(const TableRef& ref, AlterTableRequ
 
 Result<CommitResult> CatalogService::TruncateTable(const TableRef& ref,
                                                    const std::string& expected_table_uuid) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
   HOGLAKE_ASSIGN_OR_RETURN(LiveTable live, ResolveLive(scope, ref, expected_table_uuid));
-  const std::vector<PgParam> key = {std::to_string(scope.catalog_id()),
-                                    std::to_string(live.table_id),
-                                    std::to_string(scope.snapshot_id())};
+  const std::vector<pg::PgParam> key = {std::to_string(scope.catalog_id()),
+                                        std::to_string(live.table_id),
+                                        std::to_string(scope.snapshot_id())};
   HOGLAKE_RETURN_IF_ERROR(conn->Exec(
       "UPDATE hog_data_file SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
       "AND end_snapshot IS NULL",

@@ -8,14 +8,6 @@
 #include "iceberg/bounds.h"
 
 namespace hoglake::catalog {
-
-using pg::PgBoolArray;
-using pg::PgConnection;
-using pg::PgIntArray;
-using pg::PgParam;
-using pg::PgResult;
-using pg::PgTextArray;
-
 namespace {
 
 constexpr int kBoundBatch = 5000;
@@ -49,8 +41,8 @@ void FlattenRows(const std::vector<ColumnNode>& nodes, std::optional<int32_t> pa
 
 std::map<std::string, std::string> AsMap(const Properties& p) { return {p.begin(), p.end()}; }
 
-Status WriteVersion(PgConnection& conn, const AlterTarget& t, const std::vector<PgParam>& key,
-                    const AlterState& after) {
+Status WriteVersion(pg::PgConnection& conn, const AlterTarget& t,
+                    const std::vector<pg::PgParam>& key, const AlterState& after) {
   HOGLAKE_RETURN_IF_ERROR(conn.Exec(
       "UPDATE hog_table_version SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
       "AND end_snapshot IS NULL",
@@ -64,8 +56,8 @@ Status WriteVersion(PgConnection& conn, const AlterTarget& t, const std::vector<
       .status();
 }
 
-Status WriteColumns(PgConnection& conn, const std::vector<PgParam>& key, const TableInfo& before,
-                    const AlterState& after) {
+Status WriteColumns(pg::PgConnection& conn, const std::vector<pg::PgParam>& key,
+                    const TableInfo& before, const AlterState& after) {
   std::map<int32_t, ColumnRow> old_rows, new_rows;
   FlattenRows(before.columns, std::nullopt, &old_rows);
   FlattenRows(after.columns, std::nullopt, &new_rows);
@@ -94,7 +86,7 @@ Status WriteColumns(PgConnection& conn, const std::vector<PgParam>& key, const T
     HOGLAKE_RETURN_IF_ERROR(
         conn.Exec("UPDATE hog_column SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
                   "AND end_snapshot IS NULL AND field_id = ANY($4::integer[])",
-                  {key[0], key[1], key[2], PgIntArray(ended)}));
+                  {key[0], key[1], key[2], pg::PgIntArray(ended)}));
   }
   if (ids.empty()) return Status::Ok();
   return conn
@@ -103,13 +95,13 @@ Status WriteColumns(PgConnection& conn, const std::vector<PgParam>& key, const T
           "type_params, nullable, ordinal, parent_field_id, comment) "
           "SELECT $1, $2, $3, u.* FROM unnest($4::integer[], $5::text[], $6::text[], $7::jsonb[], "
           "$8::boolean[], $9::integer[], $10::integer[], $11::text[]) AS u",
-          {key[0], key[1], key[2], PgIntArray(ids), PgTextArray(names), PgTextArray(types),
-           PgTextArray(params), PgBoolArray(nullables), PgIntArray(ordinals), PgTextArray(parents),
-           PgTextArray(comments)})
+          {key[0], key[1], key[2], pg::PgIntArray(ids), pg::PgTextArray(names),
+           pg::PgTextArray(types), pg::PgTextArray(params), pg::PgBoolArray(nullables),
+           pg::PgIntArray(ordinals), pg::PgTextArray(parents), pg::PgTextArray(comments)})
       .status();
 }
 
-Status WritePartitionSpec(PgConnection& conn, const std::vector<PgParam>& key,
+Status WritePartitionSpec(pg::PgConnection& conn, const std::vector<pg::PgParam>& key,
                           const std::optional<PartitionSpecInfo>& spec) {
   HOGLAKE_RETURN_IF_ERROR(conn.Exec(
       "UPDATE hog_partition_spec SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
@@ -136,12 +128,12 @@ Status WritePartitionSpec(PgConnection& conn, const std::vector<PgParam>& key,
           "source_field_id, transform, transform_param) "
           "SELECT $1, $2, $3, u.k - 1, u.s, u.t, u.p::integer "
           "FROM unnest($4::integer[], $5::text[], $6::text[]) WITH ORDINALITY AS u(s, t, p, k)",
-          {key[0], key[1], spec_id, PgIntArray(sources), PgTextArray(transforms),
-           PgTextArray(params)})
+          {key[0], key[1], spec_id, pg::PgIntArray(sources), pg::PgTextArray(transforms),
+           pg::PgTextArray(params)})
       .status();
 }
 
-Status WriteSortSpec(PgConnection& conn, const std::vector<PgParam>& key,
+Status WriteSortSpec(pg::PgConnection& conn, const std::vector<pg::PgParam>& key,
                      const std::optional<SortSpecInfo>& spec) {
   HOGLAKE_RETURN_IF_ERROR(conn.Exec(
       "UPDATE hog_sort_spec SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
@@ -165,8 +157,8 @@ Status WriteSortSpec(PgConnection& conn, const std::vector<PgParam>& key,
           "INSERT INTO hog_sort_field (catalog_id, table_id, sort_id, key_index, source_field_id, "
           "direction, null_order) SELECT $1, $2, $3, u.k - 1, u.s, u.d, u.n "
           "FROM unnest($4::integer[], $5::text[], $6::text[]) WITH ORDINALITY AS u(s, d, n, k)",
-          {key[0], key[1], sort_id, PgIntArray(sources), PgTextArray(directions),
-           PgTextArray(null_orders)})
+          {key[0], key[1], sort_id, pg::PgIntArray(sources), pg::PgTextArray(directions),
+           pg::PgTextArray(null_orders)})
       .status();
 }
 
@@ -180,20 +172,21 @@ std::optional<std::string> Promoted(iceberg::ColumnType from, iceberg::ColumnTyp
 
 // Re-encodes the bounds of one promoted column in the packed statistics of
 // the table's live files, keyset-paged by data_file_id.
-Status RewriteBounds(PgConnection& conn, const AlterTarget& t, int32_t field_id,
+Status RewriteBounds(pg::PgConnection& conn, const AlterTarget& t, int32_t field_id,
                      iceberg::ColumnType from, iceberg::ColumnType to) {
   const std::string catalog = std::to_string(t.catalog_id);
   int64_t after = -1;
   while (true) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult page, conn.ExecBinary("SELECT s.data_file_id, s.stats FROM hog_file_stats s "
-                                       "JOIN hog_data_file d ON d.catalog_id = s.catalog_id AND "
-                                       "d.data_file_id = s.data_file_id "
-                                       "WHERE s.catalog_id = $1 AND d.table_id = $2 "
-                                       "AND d.end_snapshot IS NULL AND s.data_file_id > $3 "
-                                       "ORDER BY s.data_file_id LIMIT $4",
-                                       {catalog, std::to_string(t.table_id), std::to_string(after),
-                                        std::to_string(kBoundBatch)}));
+        pg::PgResult page,
+        conn.ExecBinary("SELECT s.data_file_id, s.stats FROM hog_file_stats s "
+                        "JOIN hog_data_file d ON d.catalog_id = s.catalog_id AND "
+                        "d.data_file_id = s.data_file_id "
+                        "WHERE s.catalog_id = $1 AND d.table_id = $2 "
+                        "AND d.end_snapshot IS NULL AND s.data_file_id > $3 "
+                        "ORDER BY s.data_file_id LIMIT $4",
+                        {catalog, std::to_string(t.table_id), std::to_string(after),
+                         std::to_string(kBoundBatch)}));
     if (page.rows() == 0) return Status::Ok();
     std::vector<int64_t> files;
     std::vector<std::optional<std::string>> packed;
@@ -222,7 +215,7 @@ Status RewriteBounds(PgConnection& conn, const AlterTarget& t, int32_t field_id,
           conn.Exec("UPDATE hog_file_stats s SET stats = decode(u.s, 'hex') "
                     "FROM unnest($2::bigint[], $3::text[]) AS u(f, s) "
                     "WHERE s.catalog_id = $1 AND s.data_file_id = u.f",
-                    {catalog, PgIntArray(files), PgTextArray(packed)}));
+                    {catalog, pg::PgIntArray(files), pg::PgTextArray(packed)}));
     }
     after = page.GetBinaryInt64(page.rows() - 1, 0);
     if (page.rows() < kBoundBatch) return Status::Ok();
@@ -240,20 +233,21 @@ std::optional<iceberg::ColumnType> TypeOf(const std::vector<ColumnNode>& nodes, 
 
 }  // namespace
 
-Status LoadAlterExtras(PgConnection& conn, int64_t catalog_id, int64_t table_id, bool check_idless,
-                       AlterState* state) {
-  const std::vector<PgParam> key = {std::to_string(catalog_id), std::to_string(table_id)};
+Status LoadAlterExtras(pg::PgConnection& conn, int64_t catalog_id, int64_t table_id,
+                       bool check_idless, AlterState* state) {
+  const std::vector<pg::PgParam> key = {std::to_string(catalog_id), std::to_string(table_id)};
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult ids, conn.Exec("SELECT (SELECT coalesce(max(spec_id), 0) FROM hog_partition_spec "
-                              "WHERE catalog_id = $1 AND table_id = $2), "
-                              "(SELECT coalesce(max(sort_id), 0) FROM hog_sort_spec "
-                              "WHERE catalog_id = $1 AND table_id = $2)",
-                              key));
+      pg::PgResult ids,
+      conn.Exec("SELECT (SELECT coalesce(max(spec_id), 0) FROM hog_partition_spec "
+                "WHERE catalog_id = $1 AND table_id = $2), "
+                "(SELECT coalesce(max(sort_id), 0) FROM hog_sort_spec "
+                "WHERE catalog_id = $1 AND table_id = $2)",
+                key));
   state->max_spec_id = ids.GetInt64(0, 0);
   state->max_sort_id = ids.GetInt64(0, 1);
   if (check_idless) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult idless,
+        pg::PgResult idless,
         conn.Exec("SELECT EXISTS (SELECT 1 FROM hog_data_file WHERE catalog_id = $1 AND table_id "
                   "= $2 AND end_snapshot IS NULL AND (missing_field_ids OR stats_state = "
                   "'pending'))",
@@ -263,11 +257,11 @@ Status LoadAlterExtras(PgConnection& conn, int64_t catalog_id, int64_t table_id,
   return Status::Ok();
 }
 
-Status WriteAlterDiff(PgConnection& conn, const AlterTarget& target, const TableInfo& before,
+Status WriteAlterDiff(pg::PgConnection& conn, const AlterTarget& target, const TableInfo& before,
                       int32_t next_field_id_before, const AlterState& after) {
-  const std::vector<PgParam> key = {std::to_string(target.catalog_id),
-                                    std::to_string(target.table_id),
-                                    std::to_string(target.snapshot)};
+  const std::vector<pg::PgParam> key = {std::to_string(target.catalog_id),
+                                        std::to_string(target.table_id),
+                                        std::to_string(target.snapshot)};
   if (after.name != before.name || after.comment != before.comment ||
       AsMap(after.properties) != AsMap(before.properties)) {
     HOGLAKE_RETURN_IF_ERROR(WriteVersion(conn, target, key, after));

@@ -3,21 +3,13 @@
 #include "catalog/model/identifiers.h"
 
 namespace hoglake::catalog {
-
-using pg::AdvisoryLockKey;
-using pg::LockClass;
-using pg::PgConnection;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 constexpr const char* kCatalogColumns =
     "name, data_path, last_snapshot_id, schema_version, "
     "(extract(epoch from earliest_snapshot_time) * 1000000)::bigint, catalog_id";
 
-CatalogInfo CatalogFromRow(const PgResult& r, int row) {
+CatalogInfo CatalogFromRow(const pg::PgResult& r, int row) {
   CatalogInfo info;
   info.name = r.GetString(row, 0);
   info.data_path = r.GetString(row, 1);
@@ -30,11 +22,11 @@ CatalogInfo CatalogFromRow(const PgResult& r, int row) {
 
 }  // namespace
 
-CatalogService::CatalogService(PgPool* pool, CatalogServiceOptions options)
+CatalogService::CatalogService(pg::PgPool* pool, CatalogServiceOptions options)
     : pool_(pool), options_(options) {}
 
 Status CatalogService::Ping() {
-  HOGLAKE_ASSIGN_OR_RETURN(PgConnection conn, PgConnection::Open(pool_->conninfo()));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgConnection conn, pg::PgConnection::Open(pool_->conninfo()));
   return conn.Exec("SELECT 1").status();
 }
 
@@ -45,15 +37,15 @@ Result<CatalogInfo> CatalogService::CreateCatalog(std::string_view name,
   if (Status allowed = options_.data_paths.Check(path); !allowed.ok()) {
     return Validation(allowed.error().message);
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(*conn));
   // Catalog creation serializes on one instance-wide key so that the overlap
   // check cannot race another creation.
   HOGLAKE_RETURN_IF_ERROR(conn->Exec("SELECT set_config('lock_timeout', $1, true)",
                                      {std::to_string(options_.commit_lock_timeout_ms)}));
-  HOGLAKE_RETURN_IF_ERROR(AcquireCommitLock(*conn, AdvisoryLockKey(LockClass::kCatalogCommit, 0),
-                                            options_.commit_lock_observer));
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult existing,
+  HOGLAKE_RETURN_IF_ERROR(AcquireCommitLock(
+      *conn, pg::AdvisoryLockKey(pg::LockClass::kCatalogCommit, 0), options_.commit_lock_observer));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult existing,
                            conn->Exec("SELECT name, data_path FROM hog_catalog"));
   for (int i = 0; i < existing.rows(); ++i) {
     if (existing.GetText(i, 0) == name) return AlreadyExists("catalog '", name, "' already exists");
@@ -69,7 +61,7 @@ Result<CatalogInfo> CatalogService::CreateCatalog(std::string_view name,
   // Stored as given (without the trailing slash normalization) when it had none.
   std::string stored(data_path);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult inserted,
+      pg::PgResult inserted,
       conn->Exec("INSERT INTO hog_catalog (name, data_path) VALUES ($1, $2) RETURNING catalog_id",
                  {std::string(name), stored}));
   HOGLAKE_RETURN_IF_ERROR(conn->Exec(
@@ -81,22 +73,22 @@ Result<CatalogInfo> CatalogService::CreateCatalog(std::string_view name,
 }
 
 Result<std::vector<CatalogInfo>> CatalogService::ListCatalogs() {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r, conn->Exec(StrCat("SELECT ", kCatalogColumns,
-                                                         " FROM hog_catalog ORDER BY name")));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r, conn->Exec(StrCat("SELECT ", kCatalogColumns,
+                                                             " FROM hog_catalog ORDER BY name")));
   std::vector<CatalogInfo> out;
   for (int i = 0; i < r.rows(); ++i) out.push_back(CatalogFromRow(r, i));
   return out;
 }
 
 Result<CatalogInfo> CatalogService::GetCatalog(std::string_view name) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   return GetCatalogOn(*conn, name);
 }
 
-Result<CatalogInfo> CatalogService::GetCatalogOn(PgConnection& conn, std::string_view name) {
+Result<CatalogInfo> CatalogService::GetCatalogOn(pg::PgConnection& conn, std::string_view name) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.ExecPrepared(StrCat("SELECT ", kCatalogColumns, " FROM hog_catalog WHERE name = $1"),
                         {std::string(name)}));
   if (r.rows() == 0) return NotFound("catalog '", name, "' not found");
@@ -109,7 +101,7 @@ Result<CatalogService::CatalogIdentity> CatalogService::IdentifyCatalog(std::str
     auto known = identities_.find(name);
     if (known != identities_.end()) return known->second;
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, name));
   CatalogIdentity identity{info.catalog_id, info.data_path};
   std::lock_guard<std::mutex> guard(identities_mutex_);

@@ -6,16 +6,13 @@
 
 namespace hoglake::catalog {
 
-using pg::PgPool;
-using pg::PgResult;
-
 Result<std::vector<NamespaceInfo>> CatalogService::ListNamespaces(std::string_view catalog,
                                                                   const SnapshotSelector& at) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t snapshot, ResolveSnapshot(*conn, head, at));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           "SELECT name, namespace_id FROM hog_namespace WHERE catalog_id = $1 "
           "AND created_snapshot <= $2 AND (dropped_snapshot IS NULL OR $2 < dropped_snapshot) "
@@ -28,13 +25,13 @@ Result<std::vector<NamespaceInfo>> CatalogService::ListNamespaces(std::string_vi
 
 Result<NamespaceInfo> CatalogService::CreateNamespace(std::string_view catalog,
                                                       std::string_view name) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
   HOGLAKE_RETURN_IF_ERROR(ValidateIdentifier("namespace", name));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult existing,
+      pg::PgResult existing,
       conn->Exec("SELECT 1 FROM hog_namespace WHERE catalog_id = $1 AND name = $2 "
                  "AND dropped_snapshot IS NULL",
                  {std::to_string(scope.catalog_id()), std::string(name)}));
@@ -52,27 +49,27 @@ Result<NamespaceInfo> CatalogService::CreateNamespace(std::string_view catalog,
 
 Result<NamespaceInfo> CatalogService::GetNamespace(std::string_view catalog,
                                                    std::string_view name) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn->Exec("SELECT namespace_id FROM hog_namespace WHERE catalog_id = $1 "
-                             "AND name = $2 AND dropped_snapshot IS NULL",
-                             {std::to_string(head.catalog_id), std::string(name)}));
+      pg::PgResult r, conn->Exec("SELECT namespace_id FROM hog_namespace WHERE catalog_id = $1 "
+                                 "AND name = $2 AND dropped_snapshot IS NULL",
+                                 {std::to_string(head.catalog_id), std::string(name)}));
   if (r.rows() == 0) return NotFound("namespace '", name, "' not found in catalog '", catalog, "'");
   return NamespaceInfo{std::string(name), r.GetInt64(0, 0)};
 }
 
 Result<CommitResult> CatalogService::DropNamespace(std::string_view catalog, std::string_view name,
                                                    std::optional<int64_t> expected_namespace_id) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
   const std::string catalog_id = std::to_string(scope.catalog_id());
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn->Exec("SELECT namespace_id FROM hog_namespace WHERE catalog_id = $1 "
-                             "AND name = $2 AND dropped_snapshot IS NULL",
-                             {catalog_id, std::string(name)}));
+      pg::PgResult r, conn->Exec("SELECT namespace_id FROM hog_namespace WHERE catalog_id = $1 "
+                                 "AND name = $2 AND dropped_snapshot IS NULL",
+                                 {catalog_id, std::string(name)}));
   if (r.rows() == 0) return NotFound("namespace '", name, "' not found in catalog '", catalog, "'");
   const int64_t id = r.GetInt64(0, 0);
   if (expected_namespace_id && *expected_namespace_id != id) {
@@ -81,7 +78,7 @@ Result<CommitResult> CatalogService::DropNamespace(std::string_view catalog, std
                      " (it was dropped and recreated)");
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult tables,
+      pg::PgResult tables,
       conn->Exec("SELECT (SELECT count(*) FROM hog_table_version WHERE catalog_id = $1 "
                  "AND namespace_id = $2 AND end_snapshot IS NULL), "
                  "(SELECT count(*) FROM hog_view WHERE catalog_id = $1 AND namespace_id = $2 "

@@ -7,14 +7,6 @@
 #include "common/json_writer.h"
 
 namespace hoglake::catalog {
-
-using pg::PgBoolArray;
-using pg::PgConnection;
-using pg::PgIntArray;
-using pg::PgParam;
-using pg::PgResult;
-using pg::PgTextArray;
-
 namespace {
 
 constexpr const char* kVisibleAt =
@@ -31,10 +23,10 @@ void Flatten(const std::vector<ColumnNode>& nodes, std::optional<int32_t> parent
 
 }  // namespace
 
-Result<int64_t> NamespaceIdAt(PgConnection& conn, int64_t catalog_id, std::string_view catalog,
+Result<int64_t> NamespaceIdAt(pg::PgConnection& conn, int64_t catalog_id, std::string_view catalog,
                               std::string_view name, int64_t snapshot) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.Exec(
           "SELECT namespace_id FROM hog_namespace WHERE catalog_id = $1 AND name = $2 "
           "AND created_snapshot <= $3 AND (dropped_snapshot IS NULL OR $3 < dropped_snapshot)",
@@ -43,29 +35,30 @@ Result<int64_t> NamespaceIdAt(PgConnection& conn, int64_t catalog_id, std::strin
   return r.GetInt64(0, 0);
 }
 
-Result<std::optional<int64_t>> TableIdAt(PgConnection& conn, int64_t catalog_id,
+Result<std::optional<int64_t>> TableIdAt(pg::PgConnection& conn, int64_t catalog_id,
                                          int64_t namespace_id, std::string_view name,
                                          int64_t snapshot) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn.Exec(StrCat("SELECT table_id FROM hog_table_version WHERE catalog_id = $1 "
-                                   "AND namespace_id = $2 AND name = $4 AND ",
-                                   kVisibleAt),
-                            {std::to_string(catalog_id), std::to_string(namespace_id),
-                             std::to_string(snapshot), std::string(name)}));
+      pg::PgResult r,
+      conn.Exec(StrCat("SELECT table_id FROM hog_table_version WHERE catalog_id = $1 "
+                       "AND namespace_id = $2 AND name = $4 AND ",
+                       kVisibleAt),
+                {std::to_string(catalog_id), std::to_string(namespace_id), std::to_string(snapshot),
+                 std::string(name)}));
   if (r.rows() == 0) return std::optional<int64_t>();
   return std::optional<int64_t>(r.GetInt64(0, 0));
 }
 
-Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t table_id,
+Result<TableInfo> LoadTable(pg::PgConnection& conn, int64_t catalog_id, int64_t table_id,
                             std::string_view namespace_name, int64_t snapshot, bool with_totals) {
-  const std::vector<PgParam> params = {std::to_string(catalog_id), std::to_string(table_id),
-                                       std::to_string(snapshot)};
+  const std::vector<pg::PgParam> params = {std::to_string(catalog_id), std::to_string(table_id),
+                                           std::to_string(snapshot)};
   TableInfo info;
   info.table_id = table_id;
   info.namespace_name = std::string(namespace_name);
   info.read_snapshot_id = snapshot;
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult head,
+      pg::PgResult head,
       conn.Exec(StrCat("SELECT v.name, t.table_uuid, v.comment FROM hog_table_version v "
                        "JOIN hog_table t USING (catalog_id, table_id) "
                        "WHERE v.catalog_id = $1 AND v.table_id = $2 AND v.",
@@ -78,7 +71,7 @@ Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t tabl
   info.comment = head.GetOptionalString(0, 2);
 
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult props,
+      pg::PgResult props,
       conn.Exec(
           StrCat("SELECT p.key, p.value FROM hog_table_version v, jsonb_each_text(v.properties) p "
                  "WHERE v.catalog_id = $1 AND v.table_id = $2 AND v.",
@@ -88,7 +81,7 @@ Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t tabl
     info.properties.emplace_back(props.GetString(i, 0), props.GetString(i, 1));
 
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult cols,
+      pg::PgResult cols,
       conn.Exec(StrCat("SELECT field_id, name, col_type, (type_params->>'precision')::int, "
                        "(type_params->>'scale')::int, (type_params->'shredding')::text, nullable, "
                        "ordinal, parent_field_id, comment FROM hog_column WHERE catalog_id = $1 "
@@ -137,7 +130,7 @@ Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t tabl
   sort_tree(info.columns);
 
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult spec,
+      pg::PgResult spec,
       conn.Exec(StrCat("SELECT s.spec_id, f.source_field_id, f.transform, f.transform_param "
                        "FROM hog_partition_spec s JOIN hog_partition_field f USING (catalog_id, "
                        "table_id, spec_id) "
@@ -154,7 +147,7 @@ Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t tabl
     }
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult sort,
+      pg::PgResult sort,
       conn.Exec(
           StrCat("SELECT s.sort_id, f.source_field_id, f.direction, f.null_order "
                  "FROM hog_sort_spec s JOIN hog_sort_field f USING (catalog_id, table_id, sort_id) "
@@ -170,7 +163,7 @@ Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t tabl
   }
   if (with_totals) {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult totals,
+        pg::PgResult totals,
         conn.Exec(StrCat("SELECT coalesce(sum(record_count), 0), count(*), "
                          "coalesce(sum(file_size_bytes), 0) "
                          "FROM hog_data_file WHERE catalog_id = $1 AND table_id = $2 AND ",
@@ -181,7 +174,7 @@ Result<TableInfo> LoadTable(PgConnection& conn, int64_t catalog_id, int64_t tabl
   return info;
 }
 
-Status InsertColumns(PgConnection& conn, int64_t catalog_id, int64_t table_id, int64_t snapshot,
+Status InsertColumns(pg::PgConnection& conn, int64_t catalog_id, int64_t table_id, int64_t snapshot,
                      const std::vector<ColumnNode>& columns,
                      std::optional<int32_t> parent_field_id) {
   std::vector<const ColumnNode*> nodes;
@@ -209,9 +202,9 @@ Status InsertColumns(PgConnection& conn, int64_t catalog_id, int64_t table_id, i
           "SELECT $1, $2, $3, u.* FROM unnest($4::integer[], $5::text[], $6::text[], $7::jsonb[], "
           "$8::boolean[], $9::integer[], $10::integer[], $11::text[]) AS u",
           {std::to_string(catalog_id), std::to_string(table_id), std::to_string(snapshot),
-           PgIntArray(ids), PgTextArray(names), PgTextArray(types), PgTextArray(params),
-           PgBoolArray(nullables), PgIntArray(ordinals), PgTextArray(parent_ids),
-           PgTextArray(comments)})
+           pg::PgIntArray(ids), pg::PgTextArray(names), pg::PgTextArray(types),
+           pg::PgTextArray(params), pg::PgBoolArray(nullables), pg::PgIntArray(ordinals),
+           pg::PgTextArray(parent_ids), pg::PgTextArray(comments)})
       .status();
 }
 

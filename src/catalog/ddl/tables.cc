@@ -5,12 +5,6 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
-
-using pg::PgParam;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 std::string QualifiedName(const TableRef& t) { return StrCat(t.namespace_name, ".", t.table); }
@@ -30,7 +24,7 @@ Result<TableInfo> CatalogService::CreateTable(std::string_view catalog,
   });
   HOGLAKE_ASSIGN_OR_RETURN(const int32_t next_field_id, AssignFieldIds(request.columns, 1));
 
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
@@ -70,11 +64,11 @@ Result<TableInfo> CatalogService::CreateTable(std::string_view catalog,
 
 Result<TableInfo> CatalogService::GetTable(const TableRef& ref, const SnapshotSelector& at,
                                            bool with_totals) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, ref.catalog));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t snapshot, ResolveSnapshot(*conn, head, at));
   // One repeatable-read transaction: every row below comes from one state.
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(*conn));
   HOGLAKE_RETURN_IF_ERROR(conn->Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t namespace_id, NamespaceIdAt(*conn, head.catalog_id, ref.catalog,
                                                                ref.namespace_name, snapshot));
@@ -92,13 +86,13 @@ Result<TableInfo> CatalogService::GetTable(const TableRef& ref, const SnapshotSe
 Result<std::vector<TableSummary>> CatalogService::ListTables(std::string_view catalog,
                                                              std::string_view namespace_name,
                                                              const SnapshotSelector& at) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t snapshot, ResolveSnapshot(*conn, head, at));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t namespace_id, NamespaceIdAt(*conn, head.catalog_id, catalog,
                                                                namespace_name, snapshot));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec("SELECT v.name, t.table_uuid, v.comment, f.records, f.files, f.bytes, "
                  " (SELECT count(DISTINCT c.snapshot_id) FROM hog_snapshot_change c "
                  "  WHERE c.catalog_id = v.catalog_id AND c.object_id = v.table_id "
@@ -129,7 +123,7 @@ Result<std::vector<TableSummary>> CatalogService::ListTables(std::string_view ca
 
 Result<CommitResult> CatalogService::DropTable(const TableRef& ref,
                                                std::optional<std::string> expected_table_uuid) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
@@ -140,9 +134,10 @@ Result<CommitResult> CatalogService::DropTable(const TableRef& ref,
   HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> table_id,
                            TableIdAt(*conn, scope.catalog_id(), namespace_id, ref.table, head));
   if (!table_id) return NotFound("table '", QualifiedName(ref), "' not found");
-  const std::vector<PgParam> key = {std::to_string(scope.catalog_id()), std::to_string(*table_id),
-                                    std::to_string(scope.snapshot_id())};
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult uuid,
+  const std::vector<pg::PgParam> key = {std::to_string(scope.catalog_id()),
+                                        std::to_string(*table_id),
+                                        std::to_string(scope.snapshot_id())};
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult uuid,
                            conn->Exec("SELECT table_uuid FROM hog_table WHERE catalog_id = $1 AND "
                                       "table_id = $2 AND $3::bigint IS NOT NULL",
                                       key));

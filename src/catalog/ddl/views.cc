@@ -6,15 +6,11 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
-
-using pg::PgPool;
-using pg::PgResult;
-
 namespace {
 
 constexpr const char* kViewColumns = "v.name, v.view_uuid, v.dialect, v.sql";
 
-ViewInfo ViewFromRow(const PgResult& r, int i, std::string_view namespace_name) {
+ViewInfo ViewFromRow(const pg::PgResult& r, int i, std::string_view namespace_name) {
   return ViewInfo{r.GetString(i, 0), std::string(namespace_name), r.GetString(i, 1),
                   r.GetString(i, 2), r.GetString(i, 3)};
 }
@@ -25,12 +21,12 @@ bool Blank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::s
 
 Result<std::vector<ViewInfo>> CatalogService::ListViews(std::string_view catalog,
                                                         std::string_view namespace_name) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t ns, NamespaceIdAt(*conn, head.catalog_id, catalog,
                                                      namespace_name, head.head_snapshot_id));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(StrCat("SELECT ", kViewColumns,
                         " FROM hog_view v WHERE v.catalog_id = $1 "
                         "AND v.namespace_id = $2 AND v.end_snapshot IS NULL ORDER BY v.name"),
@@ -48,7 +44,7 @@ Result<ViewInfo> CatalogService::CreateView(std::string_view catalog,
   if (Blank(sql)) return Validation("view sql must not be blank");
   const std::string dialect_name = dialect.value_or("trino");
   if (Blank(dialect_name)) return Validation("view dialect must not be blank");
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
@@ -57,7 +53,7 @@ Result<ViewInfo> CatalogService::CreateView(std::string_view catalog,
                            NamespaceIdAt(*conn, scope.catalog_id(), catalog, namespace_name,
                                          scope.head().head_snapshot_id));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult clash,
+      pg::PgResult clash,
       conn->Exec("SELECT 1 FROM hog_view WHERE catalog_id = $1 AND namespace_id = $2 "
                  "AND name = $3 AND end_snapshot IS NULL",
                  {catalog_id, std::to_string(ns), std::string(name)}));
@@ -79,12 +75,12 @@ Result<ViewInfo> CatalogService::CreateView(std::string_view catalog,
 
 Result<ViewInfo> CatalogService::GetView(std::string_view catalog, std::string_view namespace_name,
                                          std::string_view name) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t ns, NamespaceIdAt(*conn, head.catalog_id, catalog,
                                                      namespace_name, head.head_snapshot_id));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(StrCat("SELECT ", kViewColumns,
                         " FROM hog_view v WHERE v.catalog_id = $1 "
                         "AND v.namespace_id = $2 AND v.name = $3 AND v.end_snapshot IS NULL"),
@@ -96,7 +92,7 @@ Result<ViewInfo> CatalogService::GetView(std::string_view catalog, std::string_v
 Result<CommitResult> CatalogService::DropView(std::string_view catalog,
                                               std::string_view namespace_name,
                                               std::string_view name) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CommitScope scope,
                            CommitScope::Begin(*conn, catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
@@ -104,7 +100,7 @@ Result<CommitResult> CatalogService::DropView(std::string_view catalog,
                            NamespaceIdAt(*conn, scope.catalog_id(), catalog, namespace_name,
                                          scope.head().head_snapshot_id));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           "UPDATE hog_view SET end_snapshot = $4 WHERE catalog_id = $1 AND namespace_id = $2 "
           "AND name = $3 AND end_snapshot IS NULL RETURNING view_id",

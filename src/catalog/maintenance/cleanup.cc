@@ -15,13 +15,6 @@
 #include "storage/object_store.h"
 
 namespace hoglake::catalog {
-
-using pg::PgIntArray;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTextArray;
-using pg::PgTransaction;
-
 namespace {
 
 // This process's worker id for claims: "<host>/<process uuid>".
@@ -52,7 +45,7 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
                                               bool manual) {
   if (batch <= 0) return Validation("batch must be positive, got ", batch);
   const int64_t started = NowMicros();
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogInfo info, GetCatalogOn(*conn, catalog));
   const std::string catalog_id = std::to_string(info.catalog_id);
   CleanupResult result;
@@ -78,7 +71,7 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
     // row version this statement locked; a version that changed since the
     // statement's snapshot matches nothing and stays for a later claim.
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult claimed,
+        pg::PgResult claimed,
         conn->Exec(
             "UPDATE hog_file_removal SET claimed_at = clock_timestamp(), claimed_by = $2 "
             "WHERE ctid = ANY(ARRAY(SELECT "
@@ -94,11 +87,11 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
     // 2. Reference check at drain time: any data-file row, live or historical,
     // or an active upload claim (a writer may still publish the path).
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult referenced,
+        pg::PgResult referenced,
         conn->Exec("SELECT path FROM hog_data_file WHERE catalog_id = $1 AND path = "
                    "ANY($2::text[]) UNION SELECT path FROM hog_upload WHERE catalog_id = $1 AND "
                    "state = 'active' AND path = ANY($2::text[])",
-                   {catalog_id, PgTextArray(paths)}));
+                   {catalog_id, pg::PgTextArray(paths)}));
     std::set<std::string> keep;
     for (int i = 0; i < referenced.rows(); ++i) keep.insert(referenced.GetString(i, 0));
     // 3. Work: delete what nothing references (no transaction held), in
@@ -139,17 +132,17 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
       }
     }
     // 4. Settle, fenced by our claim.
-    HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
+    HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(*conn));
     for (auto [ids, outcome] : {std::pair{&deleted, "deleted"}, std::pair{&absent, "absent"}}) {
       if (ids->empty()) continue;
       HOGLAKE_ASSIGN_OR_RETURN(
-          PgResult settled,
+          pg::PgResult settled,
           conn->Exec(
               "UPDATE hog_file_removal SET drained_at = clock_timestamp(), drained_outcome = $3, "
               "last_attempt_at = clock_timestamp(), attempts = attempts + 1, claimed_at = NULL, "
               "claimed_by = NULL WHERE catalog_id = $4 AND removal_id = ANY($1::bigint[]) AND "
               "drained_at IS NULL AND claimed_by = $2",
-              {PgIntArray(*ids), WorkerId(), outcome, catalog_id}));
+              {pg::PgIntArray(*ids), WorkerId(), outcome, catalog_id}));
       (std::string(outcome) == "deleted" ? result.removed : result.missing) +=
           settled.affected_rows();
     }
@@ -157,13 +150,13 @@ Result<CleanupResult> CatalogService::Cleanup(std::string_view catalog, int64_t 
     retry.insert(retry.end(), failed.begin(), failed.end());
     if (!retry.empty()) {
       HOGLAKE_ASSIGN_OR_RETURN(
-          PgResult released,
+          pg::PgResult released,
           conn->Exec("UPDATE hog_file_removal SET attempts = attempts + 1, last_attempt_at = "
                      "clock_timestamp(), "
                      "claimed_at = NULL, claimed_by = NULL WHERE catalog_id = $3 AND "
                      "removal_id = ANY($1::bigint[]) AND drained_at IS NULL AND claimed_by = $2 "
                      "RETURNING removal_id",
-                     {PgIntArray(retry), WorkerId(), catalog_id}));
+                     {pg::PgIntArray(retry), WorkerId(), catalog_id}));
       std::set<int64_t> touched;
       for (int i = 0; i < released.rows(); ++i) touched.insert(released.GetInt64(i, 0));
       for (int64_t id : kept) result.still_referenced += touched.contains(id);

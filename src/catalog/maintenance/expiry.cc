@@ -16,13 +16,6 @@
 #include "common/parallel.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgParam;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 // File rows purged per transaction in phase B (outside the commit lock, so
@@ -107,7 +100,7 @@ const std::vector<std::string>& MaintenanceTasks() {
 Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t batch, bool manual) {
   if (batch <= 0) return Validation("batch must be positive, got ", batch);
   const int64_t started = NowMicros();
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   const std::string catalog_id = std::to_string(head.catalog_id);
   ExpiryResult result;
@@ -126,7 +119,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     const CatalogHead& h = scope.head();
     result.new_earliest_snapshot_id = h.earliest_snapshot_id;
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult options,
+        pg::PgResult options,
         conn->Exec("SELECT snapshot_retention_seconds, consumer_floor FROM hog_catalog "
                    "WHERE catalog_id = $1",
                    {catalog_id}));
@@ -140,7 +133,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     // The first retained-by-time snapshot matters only inside the chunk, so
     // the probe reads at most `chunk` rows, not the whole expirable backlog.
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult fresh,
+        pg::PgResult fresh,
         conn->Exec("SELECT min(snapshot_id) FROM hog_snapshot WHERE catalog_id = $1 "
                    "AND snapshot_id >= $2 AND snapshot_id <= $4 AND snapshot_time >= "
                    "clock_timestamp() - $3 * interval '1 second'",
@@ -150,7 +143,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     int64_t new_earliest = unfloored;
     if (consumer_floor) {
       HOGLAKE_ASSIGN_OR_RETURN(
-          PgResult offsets,
+          pg::PgResult offsets,
           conn->Exec(
               "SELECT o.committed_snapshot, o.consumer_id FROM hog_consumer_offset o "
               "JOIN hog_table t ON t.catalog_id = o.catalog_id AND t.table_uuid = o.table_uuid "
@@ -163,8 +156,8 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
       }
     }
     if (new_earliest <= h.earliest_snapshot_id) return scope.CommitWithoutSnapshot();
-    const std::vector<PgParam> range = {catalog_id, std::to_string(h.earliest_snapshot_id),
-                                        std::to_string(new_earliest)};
+    const std::vector<pg::PgParam> range = {catalog_id, std::to_string(h.earliest_snapshot_id),
+                                            std::to_string(new_earliest)};
     // Change rows first, by range (no per-snapshot cascade: V10).
     HOGLAKE_RETURN_IF_ERROR(
         conn->Exec("DELETE FROM hog_snapshot_change WHERE catalog_id = $1 AND snapshot_id >= $2 "
@@ -172,7 +165,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
                    range)
             .status());
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult deleted,
+        pg::PgResult deleted,
         conn->Exec("DELETE FROM hog_snapshot WHERE catalog_id = $1 AND snapshot_id >= $2 "
                    "AND snapshot_id < $3",
                    range));
@@ -217,7 +210,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     int64_t queued = 0;
     int64_t pages = 0;
   };
-  auto purge_page = [&](PgConnection& c, int64_t earliest, int shard, int shards,
+  auto purge_page = [&](pg::PgConnection& c, int64_t earliest, int shard, int shards,
                         PurgeTally& tally) -> Result<bool> {
     // A page per transaction: its file rows and queue rows in one
     // statement, then their stats and partition values set-based (V11: no
@@ -227,9 +220,9 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     // come from this statement's snapshot, so each names the row version
     // picked; the only concurrent writer of an ended row (the hydrator)
     // never changes catalog_id, end_snapshot or data_file_id.
-    HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(c));
+    HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(c));
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult page,
+        pg::PgResult page,
         c.Exec(StrCat("WITH gone AS (DELETE FROM hog_data_file d WHERE d.ctid = ANY(ARRAY("
                       "SELECT ctid FROM hog_data_file WHERE catalog_id = $1 AND "
                       "end_snapshot <= $2 AND data_file_id % $4 = $5 LIMIT $3)) "
@@ -245,7 +238,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     ++tally.pages;
     return queued == kPurgePage;
   };
-  auto purge_shard = [&](PgConnection& c, int64_t earliest, int shard, int shards,
+  auto purge_shard = [&](pg::PgConnection& c, int64_t earliest, int shard, int shards,
                          PurgeTally& tally) -> Status {
     while (true) {
       HOGLAKE_ASSIGN_OR_RETURN(bool full, purge_page(c, earliest, shard, shards, tally));
@@ -254,7 +247,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
   };
   auto purge = [&]() -> Status {
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult floor,
+        pg::PgResult floor,
         conn->Exec("SELECT earliest_snapshot_id FROM hog_catalog WHERE catalog_id = $1",
                    {catalog_id}));
     const int64_t earliest = floor.GetInt64(0, 0);
@@ -263,7 +256,7 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     // kPurgePage + 1 rows read): shard it across connections; else one
     // page on this one.
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult backlog,
+        pg::PgResult backlog,
         conn->Exec("SELECT count(*) FROM (SELECT 1 FROM hog_data_file WHERE catalog_id = $1 AND "
                    "end_snapshot <= $2 LIMIT $3) b",
                    {catalog_id, std::to_string(earliest), std::to_string(kPurgePage + 1)}));
@@ -273,15 +266,15 @@ Result<ExpiryResult> CatalogService::Expire(std::string_view catalog, int64_t ba
     // no connection to spare).
     std::vector<PurgeTally> tallies(static_cast<size_t>(shards));
     std::vector<Status> outcomes(static_cast<size_t>(shards), Status::Ok());
-    std::vector<PgPool::Lease> helpers;
+    std::vector<pg::PgPool::Lease> helpers;
     for (int h = 1; h < shards; ++h) {
-      Result<PgPool::Lease> lease = pool_->Acquire();
+      Result<pg::PgPool::Lease> lease = pool_->Acquire();
       if (!lease.ok()) break;
       helpers.push_back(std::move(*lease));
     }
     ParallelFor(shards, 1 + static_cast<int>(helpers.size()), [&](int64_t shard, int slot) {
       const size_t s = static_cast<size_t>(shard);
-      PgConnection& c = slot == 0 ? *conn : *helpers[static_cast<size_t>(slot - 1)];
+      pg::PgConnection& c = slot == 0 ? *conn : *helpers[static_cast<size_t>(slot - 1)];
       outcomes[s] = purge_shard(c, earliest, static_cast<int>(shard), shards, tallies[s]);
     });
     Status status = Status::Ok();
@@ -314,8 +307,8 @@ Result<RunPage> CatalogService::ListRuns(std::string_view catalog, const RunList
       return Validation("unknown maintenance task '", *listing.task, "'");
     }
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
-  std::vector<PgParam> params;
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
+  std::vector<pg::PgParam> params;
   std::string where = "TRUE";
   if (!catalog.empty()) {
     HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
@@ -332,7 +325,7 @@ Result<RunPage> CatalogService::ListRuns(std::string_view catalog, const RunList
   }
   const int64_t capped = std::min<int64_t>(limit, 500);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(StrCat("SELECT r.run_id, c.name, r.task, r.run_trigger, "
                         "(extract(epoch from r.started_at) * 1000000)::bigint, "
                         "(extract(epoch from r.finished_at) * 1000000)::bigint, r.status, r.error, "

@@ -8,13 +8,9 @@
 #include "catalog/maintenance/maintenance_info.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgResult;
-
 namespace {
 
-double GetDouble(const PgResult& r, int row, int col) {
+double GetDouble(const pg::PgResult& r, int row, int col) {
   if (r.IsNull(row, col)) return 0;
   const std::string_view text = r.GetText(row, col);
   double value = 0;
@@ -24,11 +20,11 @@ double GetDouble(const PgResult& r, int row, int col) {
 
 }  // namespace
 
-Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn) {
+Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(pg::PgConnection& conn) {
   std::vector<CatalogHealthSample> out;
   std::map<int64_t, size_t> index;  // catalog_id → position in out
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult heads,
+      pg::PgResult heads,
       conn.Exec("SELECT c.catalog_id, c.name, c.last_snapshot_id, c.earliest_snapshot_id, "
                 "extract(epoch FROM clock_timestamp() - hs.snapshot_time), "
                 "extract(epoch FROM clock_timestamp() - es.snapshot_time) "
@@ -47,13 +43,13 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
     index[heads.GetInt64(i, 0)] = out.size();
     out.push_back(std::move(sample));
   }
-  auto sample_of = [&](const PgResult& r, int row) -> CatalogHealthSample* {
+  auto sample_of = [&](const pg::PgResult& r, int row) -> CatalogHealthSample* {
     auto it = index.find(r.GetInt64(row, 0));
     return it == index.end() ? nullptr : &out[it->second];
   };
 
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult queue,
+      pg::PgResult queue,
       conn.Exec("SELECT catalog_id, count(*), "
                 "extract(epoch FROM clock_timestamp() - min(scheduled_at)) "
                 "FROM hog_file_removal WHERE drained_at IS NULL GROUP BY catalog_id"));
@@ -67,7 +63,7 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
   // Live totals from the tables' running totals (one row per table).
   HOGLAKE_ASSIGN_OR_RETURN(
       // Sums of bigints are numeric: capped at 2^63 - 1 rather than lost.
-      PgResult live,
+      pg::PgResult live,
       conn.Exec("SELECT s.catalog_id, least(sum(s.file_count), 9223372036854775807), "
                 "least(sum(s.record_count), 9223372036854775807), "
                 "least(sum(s.file_size_bytes), 9223372036854775807) "
@@ -104,7 +100,7 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
     }
     return sql;
   }();
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult flagged, conn.Exec(kFlaggedQuery));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult flagged, conn.Exec(kFlaggedQuery));
   for (int i = 0; i < flagged.rows(); ++i) {
     if (CatalogHealthSample* s = sample_of(flagged, i)) {
       s->*kFlags[static_cast<size_t>(flagged.GetInt64(i, 1))].count = flagged.GetInt64(i, 2);
@@ -112,7 +108,7 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
   }
 
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult tables,
+      pg::PgResult tables,
       conn.Exec("SELECT t.catalog_id, count(*) FILTER (WHERE t.dropped_snapshot IS NULL), "
                 "count(*) FILTER (WHERE t.dropped_snapshot IS NOT NULL AND EXISTS ("
                 "SELECT 1 FROM hog_data_file f WHERE f.catalog_id = t.catalog_id "
@@ -126,7 +122,7 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
   }
 
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult lag,
+      pg::PgResult lag,
       conn.Exec("SELECT o.catalog_id, o.consumer_id, min(o.committed_snapshot) "
                 "FROM hog_consumer_offset o JOIN hog_table t "
                 "ON t.catalog_id = o.catalog_id AND t.table_uuid = o.table_uuid "
@@ -146,7 +142,7 @@ Result<std::vector<CatalogHealthSample>> SampleCatalogHealth(PgConnection& conn)
   }
   tasks += "]";
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult runs,
+      pg::PgResult runs,
       conn.Exec("SELECT c.catalog_id, k.task, r.status, extract(epoch FROM r.finished_at), "
                 "extract(epoch FROM r.finished_at - r.started_at) "
                 "FROM hog_catalog c CROSS JOIN unnest(" +

@@ -18,19 +18,12 @@
 #include "common/uuid.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgIntArray;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 // The table's columns at `snapshot` (live columns: at head).
-Result<std::vector<ColumnNode>> ColumnsAt(PgConnection& conn, int64_t catalog_id, int64_t table_id,
-                                          int64_t snapshot) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+Result<std::vector<ColumnNode>> ColumnsAt(pg::PgConnection& conn, int64_t catalog_id,
+                                          int64_t table_id, int64_t snapshot) {
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(conn));
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"));
   HOGLAKE_ASSIGN_OR_RETURN(TableInfo info,
                            LoadTable(conn, catalog_id, table_id, "", snapshot, false));
@@ -40,21 +33,21 @@ Result<std::vector<ColumnNode>> ColumnsAt(PgConnection& conn, int64_t catalog_id
 
 // Marks the file provided and stores its stats, guarded by our claim.
 // False when the file is no longer ours to settle.
-Result<bool> StoreHydrated(PgConnection& conn, const std::string& catalog_id,
+Result<bool> StoreHydrated(pg::PgConnection& conn, const std::string& catalog_id,
                            const PendingFile& file, const std::string& token,
                            const FooterOutcome& outcome) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(conn));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult flipped,
-      conn.Exec(
-          "UPDATE hog_data_file SET stats_state = 'provided', stats_error = NULL, "
-          "missing_field_ids = $4, split_offsets = $5::bigint[], stats_claimed_by = NULL, "
-          "stats_claim_expires_at = NULL WHERE catalog_id = $1 AND data_file_id = $2 "
-          "AND stats_state = 'pending' AND stats_claimed_by = $3",
-          {catalog_id, std::to_string(file.data_file_id), token,
-           outcome.missing_field_ids ? "t" : "f",
-           outcome.split_offsets ? std::optional<std::string>(PgIntArray(*outcome.split_offsets))
-                                 : std::nullopt}));
+      pg::PgResult flipped,
+      conn.Exec("UPDATE hog_data_file SET stats_state = 'provided', stats_error = NULL, "
+                "missing_field_ids = $4, split_offsets = $5::bigint[], stats_claimed_by = NULL, "
+                "stats_claim_expires_at = NULL WHERE catalog_id = $1 AND data_file_id = $2 "
+                "AND stats_state = 'pending' AND stats_claimed_by = $3",
+                {catalog_id, std::to_string(file.data_file_id), token,
+                 outcome.missing_field_ids ? "t" : "f",
+                 outcome.split_offsets
+                     ? std::optional<std::string>(pg::PgIntArray(*outcome.split_offsets))
+                     : std::nullopt}));
   if (flipped.affected_rows() == 0) return false;  // rolled back by txn's destructor
   if (!outcome.stats.empty()) {
     HOGLAKE_RETURN_IF_ERROR(
@@ -91,7 +84,7 @@ std::string HydratorResult::ToJson() const {
   return w.Take();
 }
 
-Hydrator::Hydrator(PgPool* pool, HydratorOptions options)
+Hydrator::Hydrator(pg::PgPool* pool, HydratorOptions options)
     : pool_(pool), options_(options), rotation_(std::random_device{}()) {}
 
 Result<std::shared_ptr<ObjectStore>> Hydrator::StoreFor(const std::string& root) {
@@ -104,7 +97,7 @@ Result<std::shared_ptr<ObjectStore>> Hydrator::StoreFor(const std::string& root)
   return shared;
 }
 
-Result<HydratorResult> Hydrator::RunCatalog(PgConnection& conn, const CatalogRow& catalog,
+Result<HydratorResult> Hydrator::RunCatalog(pg::PgConnection& conn, const CatalogRow& catalog,
                                             int64_t batch) {
   const std::string catalog_id = std::to_string(catalog.catalog_id);
   const std::string token = NewUuid();
@@ -113,9 +106,9 @@ Result<HydratorResult> Hydrator::RunCatalog(PgConnection& conn, const CatalogRow
   HOGLAKE_RETURN_IF_ERROR(options_.data_paths.Check(catalog.data_path));
 
   // 1. Claim (a short transaction bounded by the claim timeout).
-  PgResult claimed;
+  pg::PgResult claimed;
   {
-    HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+    HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(conn));
     HOGLAKE_RETURN_IF_ERROR(
         conn.Exec(StrCat("SET LOCAL statement_timeout = ", options_.claim_timeout_ms)));
     HOGLAKE_ASSIGN_OR_RETURN(
@@ -148,7 +141,7 @@ Result<HydratorResult> Hydrator::RunCatalog(PgConnection& conn, const CatalogRow
 
   // 2. The live columns of every table involved, as of head.
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult head,
+      pg::PgResult head,
       conn.Exec("SELECT last_snapshot_id FROM hog_catalog WHERE catalog_id = $1", {catalog_id}));
   const int64_t head_snapshot = head.GetInt64(0, 0);
   std::map<int64_t, Result<std::vector<ColumnNode>>> live;
@@ -180,7 +173,7 @@ Result<HydratorResult> Hydrator::RunCatalog(PgConnection& conn, const CatalogRow
       }
       case FooterOutcome::Kind::kFailed: {
         HOGLAKE_ASSIGN_OR_RETURN(
-            PgResult marked,
+            pg::PgResult marked,
             conn.Exec("UPDATE hog_data_file SET stats_state = 'failed', stats_error = $4, "
                       "missing_field_ids = $5, stats_claimed_by = NULL, "
                       "stats_claim_expires_at = NULL WHERE catalog_id = $1 AND data_file_id = $2 "
@@ -208,10 +201,10 @@ Result<HydratorResult> Hydrator::HydratePending(std::string_view catalog, int64_
                                                 bool manual) {
   if (batch <= 0) return Validation("batch must be positive, got ", batch);
   const int64_t started = NowMicros();
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult row, conn->Exec("SELECT catalog_id, data_path FROM hog_catalog WHERE name = $1",
-                               {std::string(catalog)}));
+      pg::PgResult row, conn->Exec("SELECT catalog_id, data_path FROM hog_catalog WHERE name = $1",
+                                   {std::string(catalog)}));
   if (row.rows() == 0) return NotFound("catalog '", catalog, "' not found");
   const CatalogRow info{row.GetInt64(0, 0), row.GetString(0, 1)};
   Result<HydratorResult> run = RunCatalog(*conn, info, batch);
@@ -225,9 +218,9 @@ Result<HydratorResult> Hydrator::HydratePending(std::string_view catalog, int64_
 
 Result<HydratorResult> Hydrator::Sweep(int64_t limit, const std::atomic<bool>* cancel) {
   if (limit <= 0) return Validation("limit must be positive, got ", limit);
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult rows,
+      pg::PgResult rows,
       conn->Exec("SELECT catalog_id, data_path FROM hog_catalog ORDER BY catalog_id"));
   const int64_t n = rows.rows();
   if (n == 0) return HydratorResult{};
@@ -283,9 +276,9 @@ Result<int64_t> Hydrator::Rehydrate(std::string_view catalog,
     return Validation("namespace and table must be given together");
   }
   const int64_t started = NowMicros();
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult row,
+      pg::PgResult row,
       conn->Exec("SELECT catalog_id, last_snapshot_id FROM hog_catalog WHERE name = $1",
                  {std::string(catalog)}));
   if (row.rows() == 0) return NotFound("catalog '", catalog, "' not found");
@@ -300,7 +293,7 @@ Result<int64_t> Hydrator::Rehydrate(std::string_view catalog,
     if (!id) return NotFound("table '", *namespace_name, ".", *table, "' not found");
     table_id = std::to_string(*id);
   }
-  Result<PgResult> requeued = conn->Exec(
+  Result<pg::PgResult> requeued = conn->Exec(
       "UPDATE hog_data_file f SET stats_state = 'pending', stats_error = NULL, "
       "stats_claimed_by = NULL, stats_claim_expires_at = NULL FROM hog_table t "
       "WHERE f.catalog_id = $1 AND f.stats_state = 'failed' AND f.end_snapshot IS NULL "

@@ -9,12 +9,7 @@
 
 namespace hoglake::catalog {
 
-using pg::AdvisoryLockKey;
-using pg::LockClass;
-using pg::PgPool;
-using pg::PgResult;
-
-MaintenanceLoop::MaintenanceLoop(CatalogService* service, PgPool* pool,
+MaintenanceLoop::MaintenanceLoop(CatalogService* service, pg::PgPool* pool,
                                  const MaintenanceLoopOptions& options, Hydrator* hydrator)
     : service_(service),
       pool_(pool),
@@ -88,13 +83,13 @@ void MaintenanceLoop::Run() {
 }
 
 void MaintenanceLoop::RunAnalyzeOnce() {
-  Result<PgPool::Lease> conn = pool_->Acquire();
+  Result<pg::PgPool::Lease> conn = pool_->Acquire();
   if (!conn.ok()) {
     LogWarn("analyze: ", conn.error().ToString());
     observer_->OnLoopFailure("analyze", conn.error());
     return;
   }
-  Result<PgResult> stale = (*conn)->Exec(
+  Result<pg::PgResult> stale = (*conn)->Exec(
       "SELECT quote_ident(relname) FROM pg_stat_user_tables WHERE relname LIKE 'hog\\_%' AND "
       "((last_analyze IS NULL AND last_autoanalyze IS NULL AND n_live_tup >= 500) OR "
       "(n_mod_since_analyze > 1000 AND n_mod_since_analyze > n_live_tup / 10)) ORDER BY relname");
@@ -105,7 +100,7 @@ void MaintenanceLoop::RunAnalyzeOnce() {
   }
   for (int i = 0; i < stale->rows() && !cancel_; ++i) {
     const std::string table = stale->GetString(i, 0);
-    Result<PgResult> analyzed = (*conn)->Exec("ANALYZE " + table);
+    Result<pg::PgResult> analyzed = (*conn)->Exec("ANALYZE " + table);
     if (!analyzed.ok()) LogWarn("analyze of ", table, ": ", analyzed.error().ToString());
   }
 }
@@ -124,14 +119,14 @@ void MaintenanceLoop::RunHydratorOnce() {
 void MaintenanceLoop::RunRetirementOnce() {
   std::vector<std::string> names;
   {
-    Result<PgPool::Lease> conn = pool_->Acquire();
+    Result<pg::PgPool::Lease> conn = pool_->Acquire();
     if (!conn.ok()) {
       LogWarn("retirement loop: ", conn.error().ToString());
       observer_->OnLoopFailure("retirement", conn.error());
       return;
     }
     // A catalog whose floor never moved has nothing below it to retire.
-    Result<PgResult> catalogs =
+    Result<pg::PgResult> catalogs =
         (*conn)->Exec("SELECT name FROM hog_catalog WHERE earliest_snapshot_id > 0 ORDER BY name");
     if (!catalogs.ok()) {
       LogWarn("retirement loop: ", catalogs.error().ToString());
@@ -154,13 +149,13 @@ void MaintenanceLoop::RunRetirementOnce() {
 }
 
 void MaintenanceLoop::RunOnce() {
-  Result<PgPool::Lease> conn = pool_->Acquire();
+  Result<pg::PgPool::Lease> conn = pool_->Acquire();
   if (!conn.ok()) {
     LogWarn("maintenance loop: ", conn.error().ToString());
     observer_->OnLoopFailure("expiry", conn.error());
     return;
   }
-  Result<PgResult> catalogs = (*conn)->Exec(
+  Result<pg::PgResult> catalogs = (*conn)->Exec(
       "SELECT catalog_id, name FROM hog_catalog WHERE snapshot_retention_seconds IS NOT NULL ORDER "
       "BY name");
   if (!catalogs.ok()) {
@@ -170,8 +165,8 @@ void MaintenanceLoop::RunOnce() {
   }
   for (int i = 0; i < catalogs->rows(); ++i) {
     const std::string key =
-        std::to_string(AdvisoryLockKey(LockClass::kExpiry, catalogs->GetInt64(i, 0)));
-    Result<PgResult> locked = (*conn)->Exec("SELECT pg_try_advisory_lock($1)", {key});
+        std::to_string(pg::AdvisoryLockKey(pg::LockClass::kExpiry, catalogs->GetInt64(i, 0)));
+    Result<pg::PgResult> locked = (*conn)->Exec("SELECT pg_try_advisory_lock($1)", {key});
     if (!locked.ok() || !locked->GetBool(0, 0)) continue;  // another server is sweeping it
     const std::string name = catalogs->GetString(i, 1);
     Result<ExpiryResult> result = service_->Expire(name, kDefaultExpiryBatch, /*manual=*/false);

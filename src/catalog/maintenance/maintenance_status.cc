@@ -7,11 +7,6 @@
 #include "catalog/catalog_service.h"
 
 namespace hoglake::catalog {
-
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 // count(*) over at most kStatusCountCap + 1 rows of `from_where`, reported
@@ -39,12 +34,12 @@ std::string TaskArray() {
 
 Result<MaintenanceStatusReport> CatalogService::MaintenanceStatus(
     std::string_view catalog, const MaintenanceStatusOptions& options) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   // One snapshot of the catalog row, its backlogs and its ledger.
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(*conn));
   HOGLAKE_RETURN_IF_ERROR(conn->Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult row,
+      pg::PgResult row,
       conn->Exec(
           StrCat("SELECT c.catalog_id, c.last_snapshot_id, c.earliest_snapshot_id, "
                  "c.snapshot_retention_seconds, c.consumer_floor, ",
@@ -62,7 +57,7 @@ Result<MaintenanceStatusReport> CatalogService::MaintenanceStatus(
 
   // The newest run of each task (index (catalog_id, task, run_id DESC)).
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult runs,
+      pg::PgResult runs,
       conn->Exec("SELECT r.run_id, r.task, r.run_trigger, "
                  "(extract(epoch from r.started_at) * 1000000)::bigint, "
                  "(extract(epoch from r.finished_at) * 1000000)::bigint, r.status, r.error, "

@@ -15,13 +15,6 @@
 #include "common/json_writer.h"
 
 namespace hoglake::catalog {
-
-using pg::AdvisoryLockKey;
-using pg::LockClass;
-using pg::PgIntArray;
-using pg::PgPool;
-using pg::PgResult;
-
 namespace {
 
 constexpr int64_t kCandidateLimit = 1000;
@@ -67,13 +60,15 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
   const int64_t started = NowMicros();
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::milliseconds(options.run_budget_ms);
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   const std::string catalog_id = std::to_string(head.catalog_id);
   RetirementResult result;
 
-  const std::string key = std::to_string(AdvisoryLockKey(LockClass::kRetirement, head.catalog_id));
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult locked, conn->Exec("SELECT pg_try_advisory_lock($1)", {key}));
+  const std::string key =
+      std::to_string(pg::AdvisoryLockKey(pg::LockClass::kRetirement, head.catalog_id));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult locked,
+                           conn->Exec("SELECT pg_try_advisory_lock($1)", {key}));
   if (!locked.GetBool(0, 0)) {
     result.skipped = "lock_held";
     return result;
@@ -100,7 +95,7 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
         conn->Exec("SELECT set_config('statement_timeout', $1, true)", {std::to_string(bound_ms)}));
     // Re-read under the lock: the drop must still be at or below the floor.
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult table,
+        pg::PgResult table,
         conn->Exec("SELECT 1 FROM hog_table WHERE catalog_id = $1 AND table_id = $2 AND "
                    "dropped_snapshot IS NOT NULL AND dropped_snapshot <= $3",
                    {catalog_id, table_id, std::to_string(scope->head().earliest_snapshot_id)}));
@@ -114,7 +109,7 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
     // scan; commits, the only writers of end_snapshot, wait on the commit
     // lock held here), then their stats and partition values, set-based, in the
     // same transaction (V11: no cascade).
-    Result<PgResult> retired = conn->Exec(
+    Result<pg::PgResult> retired = conn->Exec(
         StrCat("WITH gone AS (DELETE FROM hog_data_file d WHERE d.ctid = ANY(ARRAY(SELECT ctid "
                "FROM hog_data_file WHERE catalog_id = $1 AND table_id = $2 AND end_snapshot IS "
                "NULL ORDER BY begin_snapshot LIMIT $3)) RETURNING d.data_file_id, d.path)",
@@ -141,13 +136,13 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
   auto run = [&]() -> Status {
     // 1. Undrained queue rows, counted once (bounded just past the ceiling).
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult queued,
+        pg::PgResult queued,
         conn->Exec("SELECT count(*) FROM (SELECT 1 FROM hog_file_removal WHERE catalog_id = $1 "
                    "AND drained_at IS NULL LIMIT $2) q",
                    {catalog_id, std::to_string(std::max<int64_t>(options.queue_ceiling, 0) + 1)}));
     // 2. Candidates: dropped at or below the floor, with live files left.
     HOGLAKE_ASSIGN_OR_RETURN(
-        PgResult candidates,
+        pg::PgResult candidates,
         conn->Exec("SELECT t.table_id FROM hog_table t JOIN hog_catalog c USING (catalog_id) "
                    "WHERE t.catalog_id = $1 AND t.dropped_snapshot IS NOT NULL AND "
                    "t.dropped_snapshot <= c.earliest_snapshot_id AND EXISTS (SELECT 1 FROM "
@@ -162,7 +157,7 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
     HOGLAKE_RETURN_IF_ERROR(conn->Exec(
         "UPDATE hog_table SET retirement_eligible_at = clock_timestamp() WHERE catalog_id = $1 "
         "AND table_id = ANY($2::bigint[]) AND retirement_eligible_at IS NULL",
-        {catalog_id, PgIntArray(ids)}));
+        {catalog_id, pg::PgIntArray(ids)}));
     // 4. Back-pressure: let cleanup catch up first.
     if (queued.GetInt64(0, 0) > options.queue_ceiling) {
       result.skipped = "queue_full";
@@ -186,7 +181,7 @@ Result<RetirementResult> CatalogService::Retire(std::string_view catalog,
     return Status::Ok();
   };
   Status ran = run();
-  Result<PgResult> unlocked = conn->Exec("SELECT pg_advisory_unlock($1)", {key});
+  Result<pg::PgResult> unlocked = conn->Exec("SELECT pg_advisory_unlock($1)", {key});
   Result<std::string> outcome =
       ran.ok() ? Result<std::string>(result.ToJson()) : Result<std::string>(ran.error());
   Status recorded =

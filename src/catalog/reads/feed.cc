@@ -6,19 +6,13 @@
 #include "common/clock.h"
 
 namespace hoglake::catalog {
-
-using pg::PgParam;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 constexpr const char* kOffsetColumns =
     "o.consumer_id, o.table_uuid, o.committed_snapshot, "
     "(extract(epoch from o.updated_at) * 1000000)::bigint";
 
-ConsumerOffset OffsetFromRow(const PgResult& r, int i) {
+ConsumerOffset OffsetFromRow(const pg::PgResult& r, int i) {
   return ConsumerOffset{
       r.GetString(i, 0), r.GetString(i, 1), r.GetInt64(i, 2), r.GetInt64(i, 3), {}, {}, false};
 }
@@ -27,7 +21,7 @@ ConsumerOffset OffsetFromRow(const PgResult& r, int i) {
 
 Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
                                            std::optional<int64_t> to) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, ref.catalog));
   const int64_t upto = to.value_or(head.head_snapshot_id);
   if (upto < 0 || upto > head.head_snapshot_id) {
@@ -37,7 +31,7 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
   if (from > upto) return Validation("from_snapshot ", from, " is after to_snapshot ", upto);
   if (from < head.earliest_snapshot_id - 1)
     return BelowFloorError(head, StrCat("from_snapshot ", from));
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(*conn));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(*conn));
   HOGLAKE_RETURN_IF_ERROR(conn->Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t namespace_id, NamespaceIdAt(*conn, head.catalog_id, ref.catalog,
                                                                ref.namespace_name, upto));
@@ -47,23 +41,25 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
     return NotFound("table '", ref.namespace_name, ".", ref.table, "' not found at snapshot ",
                     upto);
   }
-  const std::vector<PgParam> params = {std::to_string(head.catalog_id), std::to_string(*table_id),
-                                       std::to_string(from), std::to_string(upto)};
+  const std::vector<pg::PgParam> params = {std::to_string(head.catalog_id),
+                                           std::to_string(*table_id), std::to_string(from),
+                                           std::to_string(upto)};
   // A truncate is the one snapshot that both alters the table and deletes from it.
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult truncates, conn->Exec("SELECT min(snapshot_id) FROM hog_snapshot_change WHERE "
-                                     "catalog_id = $1 AND object_id = $2 "
-                                     "AND snapshot_id > $3 AND snapshot_id <= $4 AND kind IN "
-                                     "('table_altered', 'table_deleted_from') "
-                                     "GROUP BY snapshot_id HAVING count(DISTINCT kind) = 2 LIMIT 1",
-                                     params));
+      pg::PgResult truncates,
+      conn->Exec("SELECT min(snapshot_id) FROM hog_snapshot_change WHERE "
+                 "catalog_id = $1 AND object_id = $2 "
+                 "AND snapshot_id > $3 AND snapshot_id <= $4 AND kind IN "
+                 "('table_altered', 'table_deleted_from') "
+                 "GROUP BY snapshot_id HAVING count(DISTINCT kind) = 2 LIMIT 1",
+                 params));
   if (truncates.rows() > 0) {
     return MakeError(ErrorCode::kReconciliationRequired, "the table was truncated at snapshot ",
                      truncates.GetInt64(0, 0), ", inside (", from, ", ", upto,
                      "]; reconcile from a full scan at or after it");
   }
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult uuid,
+      pg::PgResult uuid,
       conn->Exec("SELECT table_uuid FROM hog_table WHERE catalog_id = $1 AND table_id = $2",
                  {params[0], params[1]}));
   ChangePlan plan;
@@ -71,7 +67,7 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
   plan.from_snapshot = from;
   plan.to_snapshot = upto;
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           StrCat("SELECT ", kDataFileColumns,
                  " FROM hog_data_file f WHERE f.catalog_id = $1 AND f.table_id = $2 "
@@ -91,9 +87,9 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
 
 Result<std::vector<ConsumerOffset>> CatalogService::ListConsumerOffsets(
     std::string_view catalog, std::optional<std::string_view> consumer) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
-  std::vector<PgParam> params = {std::to_string(head.catalog_id)};
+  std::vector<pg::PgParam> params = {std::to_string(head.catalog_id)};
   std::string filter;
   if (consumer) {
     params.emplace_back(std::string(*consumer));
@@ -101,7 +97,7 @@ Result<std::vector<ConsumerOffset>> CatalogService::ListConsumerOffsets(
   }
   // The latest incarnation row of each uuid gives its names and dropped flag.
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           StrCat("SELECT ", kOffsetColumns,
                  ", n.name, v.name, t.dropped_snapshot IS NOT NULL "
@@ -130,9 +126,9 @@ Result<std::vector<ConsumerOffset>> CatalogService::ListConsumerOffsets(
 Result<ConsumerOffset> CatalogService::GetConsumerOffset(std::string_view catalog,
                                                          std::string_view consumer,
                                                          std::string_view table_uuid) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r,
                            conn->Exec(StrCat("SELECT ", kOffsetColumns,
                                              " FROM hog_consumer_offset o WHERE o.catalog_id = $1 "
                                              "AND o.consumer_id = $2 AND o.table_uuid = $3"),
@@ -150,7 +146,7 @@ Result<ConsumerOffset> CatalogService::PutConsumerOffset(std::string_view catalo
   if (consumer.empty() || consumer.size() > 128) {
     return Validation("consumer id must be 1..128 characters");
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   if (snapshot < 0 || snapshot > head.head_snapshot_id) {
     return Validation("snapshot_id ", snapshot, " is outside [0, ", head.head_snapshot_id, "]");
@@ -159,12 +155,12 @@ Result<ConsumerOffset> CatalogService::PutConsumerOffset(std::string_view catalo
     return BelowFloorError(head, StrCat("snapshot_id ", snapshot));
   const std::string catalog_id = std::to_string(head.catalog_id);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult known,
+      pg::PgResult known,
       conn->Exec("SELECT 1 FROM hog_table WHERE catalog_id = $1 AND table_uuid = $2",
                  {catalog_id, std::string(table_uuid)}));
   if (known.rows() == 0) return Validation("unknown table_uuid ", table_uuid);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           StrCat(
               "INSERT INTO hog_consumer_offset AS o (catalog_id, consumer_id, table_uuid, "
@@ -186,9 +182,9 @@ Result<ConsumerOffset> CatalogService::PutConsumerOffset(std::string_view catalo
 }
 
 Result<CatalogOptions> CatalogService::GetOptions(std::string_view catalog) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec("SELECT snapshot_retention_seconds, consumer_floor, earliest_snapshot_id "
                  "FROM hog_catalog WHERE name = $1",
                  {std::string(catalog)}));
@@ -201,13 +197,13 @@ Result<CatalogOptions> CatalogService::PatchOptions(std::string_view catalog,
   if (patch.set_retention && patch.retention_seconds && *patch.retention_seconds <= 0) {
     return Validation("snapshot_retention_seconds must be positive (null disables expiry)");
   }
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   std::optional<std::string> retention;
   if (patch.retention_seconds) retention = std::to_string(*patch.retention_seconds);
   std::optional<std::string> floor;
   if (patch.consumer_floor) floor = *patch.consumer_floor ? "true" : "false";
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec("UPDATE hog_catalog SET "
                  "snapshot_retention_seconds = CASE WHEN $2 THEN $3::bigint ELSE "
                  "snapshot_retention_seconds END, "

@@ -13,19 +13,12 @@
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
-
-using pg::PgConnection;
-using pg::PgParam;
-using pg::PgPool;
-using pg::PgResult;
-using pg::PgTransaction;
-
 namespace {
 
 constexpr int64_t kMaxStatsEntries = 1000000;
 
 // A bytea column selected as encode(…, 'hex'), as bytes.
-std::optional<std::string> OptionalHexBytes(const PgResult& r, int row, int col) {
+std::optional<std::string> OptionalHexBytes(const pg::PgResult& r, int row, int col) {
   if (r.IsNull(row, col)) return std::nullopt;
   Result<std::string> bytes = HexDecode(r.GetText(row, col));
   return bytes.ok() ? std::optional<std::string>(std::move(*bytes)) : std::nullopt;
@@ -42,11 +35,12 @@ void CollectPaths(const std::vector<ColumnNode>& nodes, const std::string& prefi
 
 }  // namespace
 
-Result<CatalogService::TableAt> CatalogService::OpenTableAt(PgConnection& conn, const TableRef& ref,
+Result<CatalogService::TableAt> CatalogService::OpenTableAt(pg::PgConnection& conn,
+                                                            const TableRef& ref,
                                                             const SnapshotSelector& at) {
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(conn, ref.catalog));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t snapshot, ResolveSnapshot(conn, head, at));
-  HOGLAKE_ASSIGN_OR_RETURN(PgTransaction txn, PgTransaction::Begin(conn));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgTransaction txn, pg::PgTransaction::Begin(conn));
   HOGLAKE_RETURN_IF_ERROR(conn.Exec("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"));
   HOGLAKE_ASSIGN_OR_RETURN(int64_t namespace_id, NamespaceIdAt(conn, head.catalog_id, ref.catalog,
                                                                ref.namespace_name, snapshot));
@@ -95,14 +89,14 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
                                 const ScanOptions& options,
                                 const std::function<Status(const DataFileInfo&)>& sink) {
   constexpr int kStatsPage = 512;
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
-  const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
-                                       std::to_string(t.table.table_id),
-                                       std::to_string(t.snapshot)};
+  const std::vector<pg::PgParam> params = {std::to_string(t.head.catalog_id),
+                                           std::to_string(t.table.table_id),
+                                           std::to_string(t.snapshot)};
   const char* visible =
       "f.begin_snapshot <= $3 AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)";
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r,
                            conn->Exec(StrCat("SELECT ", kDataFileColumns,
                                              " FROM hog_data_file f WHERE f.catalog_id = $1 "
                                              "AND f.table_id = $2 AND ",
@@ -164,12 +158,12 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
   // on it). `in_flight` is received before the connection is used again or
   // released, on every path.
   const std::string fetch = StrCat("FETCH ", kStatsPage, " FROM hog_scan_stats");
-  PgResult page;
+  pg::PgResult page;
   int at_row = 0;
   bool exhausted = !options.column_stats;
   bool in_flight = false;
   struct Drain {
-    PgConnection* conn;
+    pg::PgConnection* conn;
     bool* in_flight;
     ~Drain() {
       if (*in_flight) (void)conn->ReceiveResult();
@@ -235,10 +229,10 @@ Status CatalogService::ScanEach(const TableRef& ref, const SnapshotSelector& at,
 Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
                                                             const SnapshotSelector& at,
                                                             const FileListing& listing) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
-  std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
-                                 std::to_string(t.table.table_id), std::to_string(t.snapshot)};
+  std::vector<pg::PgParam> params = {std::to_string(t.head.catalog_id),
+                                     std::to_string(t.table.table_id), std::to_string(t.snapshot)};
   // Leading sort field, if the table is sorted at S.
   std::optional<int32_t> sort_field;
   iceberg::TypeSpec sort_type;
@@ -282,7 +276,7 @@ Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
                    "f.catalog_id AND s.data_file_id = f.data_file_id)"
                  : "NULL";
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn->Exec(
           StrCat("SELECT ", kDataFileColumns, ", ", sort_stats, " FROM hog_data_file f", joins,
                  " WHERE f.catalog_id = $1 AND f.table_id = $2 AND f.begin_snapshot <= $3 "
@@ -324,13 +318,13 @@ Result<std::vector<DataFileInfo>> CatalogService::ListFiles(const TableRef& ref,
 
 Result<FileStats> CatalogService::GetFileStats(const TableRef& ref, const SnapshotSelector& at,
                                                int64_t data_file_id) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(TableAt t, OpenTableAt(*conn, ref, at));
-  const std::vector<PgParam> params = {std::to_string(t.head.catalog_id),
-                                       std::to_string(t.table.table_id), std::to_string(t.snapshot),
-                                       std::to_string(data_file_id)};
+  const std::vector<pg::PgParam> params = {
+      std::to_string(t.head.catalog_id), std::to_string(t.table.table_id),
+      std::to_string(t.snapshot), std::to_string(data_file_id)};
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult file,
+      pg::PgResult file,
       conn->Exec("SELECT stats_state, stats_error FROM hog_data_file f WHERE f.catalog_id = $1 "
                  "AND f.table_id = $2 AND f.data_file_id = $4 AND f.begin_snapshot <= $3 "
                  "AND (f.end_snapshot IS NULL OR $3 < f.end_snapshot)",
@@ -353,7 +347,7 @@ Result<FileStats> CatalogService::GetFileStats(const TableRef& ref, const Snapsh
   std::map<int32_t, std::pair<const ColumnNode*, std::string>> paths;
   CollectPaths(t.table.columns, "", &paths);
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult stats,
+      pg::PgResult stats,
       conn->Exec("SELECT encode(s.stats, 'hex') FROM hog_file_stats s "
                  "WHERE s.catalog_id = $1 AND s.data_file_id = $2",
                  {std::to_string(t.head.catalog_id), std::to_string(data_file_id)}));

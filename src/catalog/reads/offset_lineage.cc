@@ -4,14 +4,11 @@
 
 namespace hoglake::catalog {
 
-using pg::PgConnection;
-using pg::PgResult;
-
-Result<int64_t> ReleaseAncestorOffsets(PgConnection& conn, int64_t catalog_id,
+Result<int64_t> ReleaseAncestorOffsets(pg::PgConnection& conn, int64_t catalog_id,
                                        std::string_view consumer, std::string_view table_uuid,
                                        int64_t snapshot) {
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.Exec("WITH RECURSIVE lineage AS ("
                 " SELECT t.table_id, t.replaced_table_id, t.created_snapshot, true AS self"
                 " FROM hog_table t WHERE t.catalog_id = $1 AND t.table_uuid = $2::uuid"
@@ -28,11 +25,11 @@ Result<int64_t> ReleaseAncestorOffsets(PgConnection& conn, int64_t catalog_id,
   return r.affected_rows();
 }
 
-Result<int64_t> ReleaseSupersededOffsets(PgConnection& conn, int64_t catalog_id) {
+Result<int64_t> ReleaseSupersededOffsets(pg::PgConnection& conn, int64_t catalog_id) {
   // Roots: dropped incarnations someone holds an offset on; the walk goes
   // forward to every descendant of each root.
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r,
+      pg::PgResult r,
       conn.Exec(
           "WITH RECURSIVE walk AS ("
           " SELECT x.table_id AS root, x.table_id, x.created_snapshot FROM hog_table x"

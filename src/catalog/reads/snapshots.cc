@@ -5,20 +5,18 @@
 
 namespace hoglake::catalog {
 
-using pg::PgPool;
-using pg::PgResult;
-
 Result<SnapshotInfo> CatalogService::ResolveSnapshotAt(std::string_view catalog,
                                                        int64_t at_timestamp_micros) {
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   SnapshotSelector selector;
   selector.at_timestamp_micros = at_timestamp_micros;
   HOGLAKE_ASSIGN_OR_RETURN(const int64_t id, ResolveSnapshot(*conn, head, selector));
   HOGLAKE_ASSIGN_OR_RETURN(
-      PgResult r, conn->Exec("SELECT (extract(epoch from snapshot_time) * 1000000)::bigint FROM "
-                             "hog_snapshot WHERE catalog_id = $1 AND snapshot_id = $2",
-                             {std::to_string(head.catalog_id), std::to_string(id)}));
+      pg::PgResult r,
+      conn->Exec("SELECT (extract(epoch from snapshot_time) * 1000000)::bigint FROM "
+                 "hog_snapshot WHERE catalog_id = $1 AND snapshot_id = $2",
+                 {std::to_string(head.catalog_id), std::to_string(id)}));
   if (r.rows() == 0) return NotFound("snapshot ", id, " of catalog '", catalog, "'");
   SnapshotInfo info;
   info.snapshot_id = id;
@@ -35,7 +33,7 @@ Result<SnapshotPage> CatalogService::ListSnapshots(std::string_view catalog,
   const int64_t limit = listing.limit.value_or(1000);
   if (limit < 1) return Validation("limit must be at least 1, got ", limit);
   const int64_t capped = std::min<int64_t>(limit, 10000);
-  HOGLAKE_ASSIGN_OR_RETURN(PgPool::Lease conn, pool_->Acquire());
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(CatalogHead head, ReadCatalogHead(*conn, catalog));
   const bool descending = listing.before.has_value();
   // One round trip: the page of snapshots (limit + 1 to learn has_more) with
@@ -49,7 +47,7 @@ Result<SnapshotPage> CatalogService::ListSnapshots(std::string_view catalog,
       "FROM hog_snapshot s WHERE s.catalog_id = $1 AND s.snapshot_id ",
       descending ? "< $2 ORDER BY s.snapshot_id DESC" : "> $2 ORDER BY s.snapshot_id ASC",
       " LIMIT $3");
-  HOGLAKE_ASSIGN_OR_RETURN(PgResult r,
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r,
                            conn->Exec(sql, {std::to_string(head.catalog_id),
                                             std::to_string(descending ? *listing.before : after),
                                             std::to_string(capped + 1)}));

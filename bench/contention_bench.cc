@@ -69,7 +69,7 @@
 // Without --url it starts `hoglake serve` (embedded PostgreSQL) on a temporary
 // data directory (server pid on stderr, for `perf record -p`); the floor then
 // connects to the embedded PostgreSQL's socket under <data dir>/run as user
-// hoglake, database hoglake (src/catalog/embedded_postgres.cc). With --url
+// hoglake, database hoglake (src/pg/embedded_postgres.cc). With --url
 // the floor runs only if --conninfo is given.
 #include <httplib.h>
 #include <libpq-fe.h>
@@ -96,7 +96,7 @@
 
 #include "bench_report.h"
 #include "bench_server.h"
-#include "catalog/packed_stats.h"
+#include "catalog/model/packed_stats.h"
 #include "common/encoding.h"
 #include "process_cpu.h"
 
@@ -108,7 +108,7 @@ constexpr int kFilesPerCommit = 10;
 constexpr int kRowsPerFile = 1000;
 constexpr int kBytesPerFile = 65536;
 constexpr int kWarmupCommits = 3;
-// src/catalog/advisory_locks.h: LockClass::kCatalogCommit, key =
+// src/pg/advisory_locks.h: LockClass::kCatalogCommit, key =
 // (class << 32) | (catalog_id & 0xFFFFFFFF).
 constexpr int64_t kCatalogCommitLockClass = 4740871;
 

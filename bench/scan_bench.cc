@@ -79,7 +79,7 @@
 
 #include "bench_report.h"
 #include "bench_server.h"
-#include "catalog/packed_stats.h"
+#include "catalog/model/packed_stats.h"
 #include "process_cpu.h"
 
 namespace {

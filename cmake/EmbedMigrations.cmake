@@ -18,12 +18,12 @@ foreach(v IN LISTS versions)
   string(APPEND entries "${entry_${v}}")
 endforeach()
 file(WRITE "${OUT}.tmp" "// Generated from src/catalog/migrations/*.sql; do not edit.
-#include \"catalog/migrations.h\"
+#include \"catalog/migrations/embedded_migrations.h\"
 
 namespace hoglake::catalog {
 
-const std::vector<Migration>& EmbeddedMigrations() {
-  static const std::vector<Migration> kMigrations = {
+const std::vector<pg::Migration>& EmbeddedMigrations() {
+  static const std::vector<pg::Migration> kMigrations = {
 ${entries}  };
   return kMigrations;
 }

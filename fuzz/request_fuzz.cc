@@ -15,7 +15,7 @@
 #include <string_view>
 
 #include "catalog/catalog_service.h"
-#include "catalog/pg_pool.h"
+#include "pg/pg_pool.h"
 #include "server/json_body.h"
 #include "server/metrics.h"
 #include "server/router.h"
@@ -27,7 +27,7 @@ using namespace hoglake;
 
 struct Harness {
   // A pool that fails at once: no server listens on this socket.
-  catalog::PgPool pool{"host=/nonexistent/hoglake-fuzz port=1 connect_timeout=1", 1, 10};
+  pg::PgPool pool{"host=/nonexistent/hoglake-fuzz port=1 connect_timeout=1", 1, 10};
   catalog::CatalogService service{&pool, catalog::CatalogServiceOptions{}};
   server::Metrics metrics;
   server::Router router;

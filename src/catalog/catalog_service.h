@@ -17,23 +17,23 @@
 #include <string_view>
 #include <vector>
 
-#include "catalog/advisory_locks.h"
-#include "catalog/alter_ops.h"
-#include "catalog/commit_batcher.h"
-#include "catalog/commit_request.h"
-#include "catalog/commit_scope.h"
-#include "catalog/commit_state_cache.h"
-#include "catalog/feed_info.h"
-#include "catalog/file_info.h"
-#include "catalog/maintenance_info.h"
-#include "catalog/maintenance_status.h"
+#include "catalog/commit/commit_batcher.h"
+#include "catalog/commit/commit_request.h"
+#include "catalog/commit/commit_scope.h"
+#include "catalog/commit/commit_state_cache.h"
+#include "catalog/commit/table_creations.h"
+#include "catalog/commit/uploads.h"
+#include "catalog/ddl/alter_ops.h"
+#include "catalog/maintenance/maintenance_info.h"
+#include "catalog/maintenance/maintenance_status.h"
+#include "catalog/model/feed_info.h"
+#include "catalog/model/file_info.h"
+#include "catalog/model/table_info.h"
+#include "catalog/reads/partition_values.h"
+#include "catalog/reads/snapshot_selector.h"
+#include "pg/advisory_locks.h"
+#include "pg/pg_pool.h"
 #include "storage/data_path_policy.h"
-#include "catalog/partition_values.h"
-#include "catalog/pg_pool.h"
-#include "catalog/snapshot_selector.h"
-#include "catalog/table_creations.h"
-#include "catalog/table_info.h"
-#include "catalog/uploads.h"
 
 namespace hoglake::catalog {
 
@@ -136,7 +136,7 @@ struct NamespaceInfo {
 
 class CatalogService {
  public:
-  CatalogService(PgPool* pool, CatalogServiceOptions options);
+  CatalogService(pg::PgPool* pool, CatalogServiceOptions options);
 
   // ---- catalogs ----
   // Creates the catalog and its snapshot 0. kAlreadyExists, kValidation (name,
@@ -317,7 +317,7 @@ class CatalogService {
   Status Ping();
 
  private:
-  Result<CatalogInfo> GetCatalogOn(PgConnection& conn, std::string_view name);
+  Result<CatalogInfo> GetCatalogOn(pg::PgConnection& conn, std::string_view name);
   // What never changes about a catalog once created (catalog rows are never
   // deleted, their name and data path never updated): looked up once per
   // process, then answered from memory.
@@ -329,12 +329,12 @@ class CatalogService {
   // Opens a read-only repeatable-read transaction on `conn` and resolves the
   // table at the selected snapshot.
   struct TableAt;
-  Result<TableAt> OpenTableAt(PgConnection& conn, const TableRef& table,
+  Result<TableAt> OpenTableAt(pg::PgConnection& conn, const TableRef& table,
                               const SnapshotSelector& at);
   // One group-commit batch of a catalog's commits (commit.cc): on the state
   // its last batch left when there is one (RunCachedCommitBatch), else — or
   // when that attempt falls back — reading first (RunCommitBatch).
-  Status RunBatch(int64_t catalog_id, const std::string& catalog, PgConnection& conn,
+  Status RunBatch(int64_t catalog_id, const std::string& catalog, pg::PgConnection& conn,
                   std::span<BatchMember* const> members);
   // The catalog's state, unless there is none or the cached path is paused.
   std::optional<CommitStateCache> CommitState(int64_t catalog_id);
@@ -342,7 +342,7 @@ class CatalogService {
   // the cached path for that many batches.
   void KeepCommitState(int64_t catalog_id, std::optional<CommitStateCache> state, int pause = 0);
 
-  PgPool* pool_;
+  pg::PgPool* pool_;
   CatalogServiceOptions options_;
   std::mutex identities_mutex_;
   std::map<std::string, CatalogIdentity, std::less<>> identities_;

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "catalog/file_info.h"
-#include "catalog/snapshot_selector_types.h"
-#include "catalog/table_info.h"
+#include "catalog/model/file_info.h"
+#include "catalog/model/snapshot_selector_types.h"
+#include "catalog/model/table_info.h"
 #include "common/status.h"
 
 namespace hoglake::catalog {

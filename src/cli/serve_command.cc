@@ -3,7 +3,7 @@
 //   hoglake serve [--data-dir DIR] [--listen HOST:PORT] [--database-url URL]
 //
 // Without --database-url it runs a private PostgreSQL under DIR/pg (the
-// embedded default), restarted if it dies (catalog/embedded_postgres.h).
+// embedded default), restarted if it dies (pg/embedded_postgres.h).
 // While the database (embedded or external) cannot be reached, requests
 // that need it answer 503 database_unavailable with Retry-After: 1 and
 // /healthz 503; the pool reconnects by itself once it is back. Migrations
@@ -29,15 +29,15 @@
 #include <vector>
 
 #include "catalog/catalog_service.h"
-#include "catalog/embedded_postgres.h"
-#include "catalog/hydrator.h"
-#include "catalog/maintenance_loop.h"
-#include "catalog/migrations.h"
-#include "catalog/pg_pool.h"
+#include "catalog/maintenance/hydrator.h"
+#include "catalog/maintenance/maintenance_loop.h"
+#include "catalog/migrations/embedded_migrations.h"
 #include "cli/commands.h"
 #include "cli/serve_config.h"
 #include "common/audit.h"
 #include "common/log.h"
+#include "pg/embedded_postgres.h"
+#include "pg/pg_pool.h"
 #include "server/http_server.h"
 #include "server/json_body.h"
 #include "server/maintenance_reporter.h"
@@ -166,7 +166,7 @@ Status Serve(const ServeOptions& options) {
   LogInfo("catalogs may keep data under: ",
           data_paths.allowed().empty() ? std::string("(nothing: set HOGLAKE_ALLOWED_DATA_PATHS)")
                                        : data_paths.Describe());
-  catalog::EmbeddedPostgres embedded;
+  pg::EmbeddedPostgres embedded;
   std::string conninfo = options.database_url;
   if (conninfo.empty()) {
     HOGLAKE_RETURN_IF_ERROR(
@@ -174,11 +174,11 @@ Status Serve(const ServeOptions& options) {
     conninfo = embedded.conninfo();
   }
   {
-    HOGLAKE_ASSIGN_OR_RETURN(catalog::PgConnection conn, catalog::PgConnection::Open(conninfo));
-    HOGLAKE_ASSIGN_OR_RETURN(int version, catalog::Migrate(conn));
+    HOGLAKE_ASSIGN_OR_RETURN(pg::PgConnection conn, pg::PgConnection::Open(conninfo));
+    HOGLAKE_ASSIGN_OR_RETURN(int version, pg::Migrate(conn, catalog::EmbeddedMigrations()));
     LogInfo("catalog schema at version ", version);
   }
-  catalog::PgPool pool(conninfo, options.pool_size);
+  pg::PgPool pool(conninfo, options.pool_size);
   // A failed connection makes the supervisor look at its server at once
   // (an external database is not ours to restart).
   if (options.database_url.empty()) pool.SetFailureHook([&embedded] { embedded.CheckSoon(); });

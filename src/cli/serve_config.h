@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "catalog/catalog_service.h"
-#include "catalog/hydrator.h"
-#include "catalog/maintenance_loop.h"
-#include "catalog/maintenance_status.h"
+#include "catalog/maintenance/hydrator.h"
+#include "catalog/maintenance/maintenance_loop.h"
+#include "catalog/maintenance/maintenance_status.h"
 #include "common/config.h"
 #include "server/http_server.h"
 #include "server/json_body.h"

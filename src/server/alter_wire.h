@@ -7,7 +7,7 @@
 // the catalog (422).
 #pragma once
 
-#include "catalog/alter_ops.h"
+#include "catalog/ddl/alter_ops.h"
 #include "server/http_types.h"
 #include "server/json_body.h"
 

@@ -5,7 +5,7 @@
 // semantic rules are the catalog's (422).
 #pragma once
 
-#include "catalog/commit_request.h"
+#include "catalog/commit/commit_request.h"
 #include "server/json_body.h"
 
 namespace hoglake::server {

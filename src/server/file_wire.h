@@ -4,7 +4,7 @@
 // undecodable).
 #pragma once
 
-#include "catalog/file_info.h"
+#include "catalog/model/file_info.h"
 #include "common/json_writer.h"
 
 namespace hoglake::server {

@@ -20,7 +20,7 @@
 //   loop        hoglake_background_loop_failures_total{loop}
 #pragma once
 
-#include "catalog/maintenance_observer.h"
+#include "catalog/maintenance/maintenance_observer.h"
 #include "server/metrics.h"
 
 namespace hoglake::server {

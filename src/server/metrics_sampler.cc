@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/health_sample.h"
+#include "catalog/maintenance/health_sample.h"
 #include "common/clock.h"
 #include "common/log.h"
 
@@ -79,7 +79,7 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
 
 }  // namespace
 
-MetricsSampler::MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms)
+MetricsSampler::MetricsSampler(pg::PgPool* pool, Metrics* metrics, int64_t interval_ms)
     : pool_(pool), metrics_(metrics), interval_ms_(interval_ms) {}
 
 MetricsSampler::~MetricsSampler() { Stop(); }
@@ -110,7 +110,7 @@ void MetricsSampler::SampleOnce() {
                            "Background loop passes that failed before reaching a catalog.",
                            {{"loop", "metrics"}}, 1);
   };
-  Result<catalog::PgPool::Lease> conn = pool_->Acquire();
+  Result<pg::PgPool::Lease> conn = pool_->Acquire();
   if (!conn.ok()) return fail(conn.error());
   Result<std::vector<catalog::CatalogHealthSample>> samples = catalog::SampleCatalogHealth(**conn);
   if (!samples.ok()) return fail(samples.error());

@@ -1,5 +1,5 @@
 // MetricsSampler: every HOGLAKE_METRICS_SAMPLE_INTERVAL_MS (default 15000;
-// 0 = off) reads every catalog's health (catalog/health_sample.h) on one
+// 0 = off) reads every catalog's health (catalog/maintenance/health_sample.h) on one
 // pooled connection and publishes it to Metrics as gauges, replacing the
 // previous sample (a dropped catalog's series disappear):
 //
@@ -27,7 +27,7 @@
 #include <optional>
 #include <thread>
 
-#include "catalog/pg_pool.h"
+#include "pg/pg_pool.h"
 #include "server/metrics.h"
 
 namespace hoglake::server {
@@ -40,7 +40,7 @@ struct InstanceTotals {
 class MetricsSampler {
  public:
   // Samples every `interval_ms` once started (0: never).
-  MetricsSampler(catalog::PgPool* pool, Metrics* metrics, int64_t interval_ms);
+  MetricsSampler(pg::PgPool* pool, Metrics* metrics, int64_t interval_ms);
   ~MetricsSampler();
 
   void Start();
@@ -54,7 +54,7 @@ class MetricsSampler {
  private:
   void Run();
 
-  catalog::PgPool* pool_;
+  pg::PgPool* pool_;
   Metrics* metrics_;
   const int64_t interval_ms_;
   std::thread thread_;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "catalog/snapshot_selector.h"
+#include "catalog/model/snapshot_selector_types.h"
 #include "server/http_types.h"
 
 namespace hoglake::server {

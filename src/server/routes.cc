@@ -4,10 +4,10 @@
 #include <charconv>
 #include <set>
 
-#include "catalog/pg_pool.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/uuid.h"
+#include "pg/pg_pool.h"
 #include "server/commit_wire.h"
 #include "server/file_wire.h"
 #include "server/json_body.h"

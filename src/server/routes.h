@@ -7,8 +7,8 @@
 #include <string>
 
 #include "catalog/catalog_service.h"
-#include "catalog/hydrator.h"
-#include "catalog/maintenance_observer.h"
+#include "catalog/maintenance/hydrator.h"
+#include "catalog/maintenance/maintenance_observer.h"
 #include "server/metrics.h"
 #include "server/metrics_sampler.h"
 #include "server/router.h"

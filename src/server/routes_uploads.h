@@ -1,6 +1,6 @@
 // Routes of upload claims (contract §2.11): PUT …/uploads/{upload},
 // POST …/uploads/renew, …/uploads/abandon and …/uploads/schedule-expired.
-// Thin: parse, delegate to CatalogService (catalog/uploads.h), write.
+// Thin: parse, delegate to CatalogService (catalog/commit/uploads.h), write.
 #pragma once
 
 #include "server/router.h"

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "catalog/table_info.h"
+#include "catalog/model/table_info.h"
 #include "common/json_writer.h"
 #include "server/json_body.h"
 

@@ -1,5 +1,5 @@
 // ALTER ops applied to the in-memory table model (alter_ops.h).
-#include "catalog/alter_ops.h"
+#include "catalog/ddl/alter_ops.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // waits for the key's recent writers to come back, up to the window, and
 // runs with what it has when the window passes. A fake runner stands in for
 // the commit: it records each batch's size and answers every request.
-#include "catalog/commit_batcher.h"
+#include "catalog/commit/commit_batcher.h"
 
 #include <gtest/gtest.h>
 

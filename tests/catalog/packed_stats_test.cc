@@ -1,6 +1,6 @@
 // The packed per-file statistics layout (packed_stats.h): round trips,
 // ordering, and typed errors for damaged bytes.
-#include "catalog/packed_stats.h"
+#include "catalog/model/packed_stats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // RetirementOptions defaults and RetirementResult's ledger JSON.
 #include <gtest/gtest.h>
 
-#include "catalog/maintenance_info.h"
+#include "catalog/maintenance/maintenance_info.h"
 
 namespace hoglake::catalog {
 namespace {

@@ -1,6 +1,6 @@
 // ValidateShredding: the declaration grammar and its limits (depth 16,
 // 1000 fields and arrays, 1024 bytes of names on a path).
-#include "catalog/shredding.h"
+#include "catalog/model/shredding.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "catalog/table_schema.h"
+#include "catalog/model/table_schema.h"
 
 #include <gtest/gtest.h>
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "catalog/change_kind.h"
-#include "catalog/identifiers.h"
-#include "catalog/migrations.h"
-#include "catalog/stats_state.h"
+#include "catalog/migrations/embedded_migrations.h"
+#include "catalog/model/change_kind.h"
+#include "catalog/model/identifiers.h"
+#include "catalog/model/stats_state.h"
 #include "iceberg/column_type.h"
 
 namespace hoglake::catalog {
@@ -18,7 +18,7 @@ namespace {
 // concatenated migration SQL.
 std::vector<std::string> CheckMembers(const std::string& anchor) {
   std::string sql;
-  for (const Migration& m : EmbeddedMigrations()) sql += m.sql;
+  for (const pg::Migration& m : EmbeddedMigrations()) sql += m.sql;
   const size_t at = sql.find(anchor);
   EXPECT_NE(at, std::string::npos) << anchor;
   const size_t open = sql.find("IN (", at);
@@ -63,7 +63,7 @@ TEST(VocabularyTest, ColumnTypesMatchTheSqlCheckInOrder) {
 
 TEST(VocabularyTest, MigrationsAreNumberedFromOneWithoutGaps) {
   int expected = 1;
-  for (const Migration& m : EmbeddedMigrations()) EXPECT_EQ(m.version, expected++) << m.name;
+  for (const pg::Migration& m : EmbeddedMigrations()) EXPECT_EQ(m.version, expected++) << m.name;
   EXPECT_GT(expected, 1);
 }
 

@@ -19,7 +19,7 @@
 namespace hoglake::testing {
 namespace {
 
-// Mirrors src/catalog/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
+// Mirrors src/pg/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
 constexpr int64_t kCatalogCommitLockClass = 4740871;
 int64_t CommitLockKey(int64_t catalog_id) {
   return (kCatalogCommitLockClass << 32) | (catalog_id & 0xFFFFFFFF);

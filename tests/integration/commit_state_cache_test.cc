@@ -1,4 +1,4 @@
-// The one-round-trip commit path (src/catalog/commit_state_cache.h,
+// The one-round-trip commit path (src/catalog/commit/commit_state_cache.h,
 // RunCachedCommitBatch in commit_batch.h): a catalog's batches write on the
 // state its last batch left, after checking in the same transaction that
 // nothing else moved the catalog. Whenever something did — DDL, a table

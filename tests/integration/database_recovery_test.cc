@@ -1,4 +1,4 @@
-// The server outlives its database (catalog/embedded_postgres.h, server
+// The server outlives its database (pg/embedded_postgres.h, server
 // error mapping in http_types.h):
 //   * kill -9 of the embedded postmaster: the server restarts it by itself;
 //     while it is down every 503 is `database_unavailable` (or /healthz's
@@ -314,7 +314,7 @@ TEST(DatabaseRecoveryTest, KilledEmbeddedPostgresIsRestartedAndServesAgain) {
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }
 
-// Mirrors src/catalog/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
+// Mirrors src/pg/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
 int64_t CommitLockKey(int64_t catalog_id) {
   constexpr int64_t kCatalogCommitLockClass = 4740871;
   return (kCatalogCommitLockClass << 32) | (catalog_id & 0xFFFFFFFF);

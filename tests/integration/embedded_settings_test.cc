@@ -1,4 +1,4 @@
-// HOGLAKE_EMBEDDED_PG_SETTINGS (catalog/embedded_postgres.h): "name=value"
+// HOGLAKE_EMBEDDED_PG_SETTINGS (pg/embedded_postgres.h): "name=value"
 // words passed to the embedded PostgreSQL as -c settings, after the
 // defaults; a word that is not name=value stops `serve` before anything is
 // started, naming it.

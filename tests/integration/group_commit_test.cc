@@ -1,4 +1,4 @@
-// Group commit (src/catalog/commit_batcher.h): concurrent commits to one
+// Group commit (src/catalog/commit/commit_batcher.h): concurrent commits to one
 // catalog share a PostgreSQL transaction, each in its own savepoint. Valid
 // and refused requests interleave here from many threads: every valid one
 // lands exactly once with dense snapshot ids, every refused one gets its own
@@ -15,8 +15,8 @@
 #include <set>
 #include <thread>
 
-#include "catalog/advisory_locks.h"
 #include "invariants.h"
+#include "pg/advisory_locks.h"
 #include "pg_session.h"
 #include "server_fixture.h"
 
@@ -373,7 +373,7 @@ TEST(ConcurrencyTest, GroupCommitSurvivesAStatementFailingMidBatch) {
             0);
 }
 
-// A batch's writes are fused (src/catalog/statement_fusion.h): requests
+// A batch's writes are fused (src/pg/statement_fusion.h): requests
 // queued behind a held commit lock form one batch whose file rows, and whose
 // snapshots, are each inserted by one statement (counted by statement-level
 // triggers planted beneath the API), with every row as separate statements
@@ -409,10 +409,8 @@ TEST(ConcurrencyTest, GroupCommitFusesABatchsWrites) {
   PgSession holder(TestPgConninfo("hoglake"));
   ASSERT_TRUE(holder.ok());
   holder.Run("BEGIN");
-  holder.Run(
-      "SELECT pg_advisory_xact_lock(" +
-      std::to_string(catalog::AdvisoryLockKey(catalog::LockClass::kCatalogCommit, catalog_id)) +
-      ")");
+  holder.Run("SELECT pg_advisory_xact_lock(" +
+             std::to_string(pg::AdvisoryLockKey(pg::LockClass::kCatalogCommit, catalog_id)) + ")");
   constexpr int kRequests = 4;
   const int files_of[kRequests] = {2, 2, 3, 1};
   std::vector<Outcome> outcomes(kRequests);
@@ -450,7 +448,7 @@ TEST(ConcurrencyTest, GroupCommitFusesABatchsWrites) {
     waiting = pg.Int(
                   "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
                   "AND classid = " +
-                  std::to_string(static_cast<int64_t>(catalog::LockClass::kCatalogCommit)) +
+                  std::to_string(static_cast<int64_t>(pg::LockClass::kCatalogCommit)) +
                   " AND objid = " + std::to_string(catalog_id) + " AND objsubid = 1") > 0;
     if (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

@@ -7,14 +7,14 @@
 #include <string>
 #include <string_view>
 
-#include "catalog/migrations.h"
+#include "catalog/migrations/embedded_migrations.h"
 
 namespace hoglake::testing {
 
 // The statement of migration `version` that starts with `starts_with` (up
 // to its ';'); "" and a test failure when there is none.
 inline std::string MigrationStatement(int version, std::string_view starts_with) {
-  for (const catalog::Migration& m : catalog::EmbeddedMigrations()) {
+  for (const pg::Migration& m : catalog::EmbeddedMigrations()) {
     if (m.version != version) continue;
     const size_t begin = m.sql.find(starts_with);
     const size_t end = m.sql.find(';', begin);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "catalog/packed_stats.h"
+#include "catalog/model/packed_stats.h"
 #include "common/encoding.h"
 #include "migration_text.h"
 #include "pg_session.h"

@@ -7,17 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "catalog/pg_connection.h"
+#include "pg/pg_connection.h"
 #include "pg_session.h"
 #include "server_fixture.h"
 
 namespace hoglake::testing {
 namespace {
 
-using catalog::PgConnection;
-using catalog::PgResult;
-using catalog::PgStatement;
-using catalog::PgTransaction;
+using pg::PgConnection;
+using pg::PgResult;
+using pg::PgStatement;
+using pg::PgTransaction;
 
 PgConnection Open() {
   Result<PgConnection> conn = PgConnection::Open(TestPgConninfo("hoglake"));

@@ -13,7 +13,7 @@
 namespace hoglake::testing {
 namespace {
 
-// Mirrors src/catalog/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
+// Mirrors src/pg/advisory_locks.h: (class << 32) | (catalog_id & 0xFFFFFFFF).
 constexpr int64_t kCatalogCommitLockClass = 4740871;
 
 constexpr const char* kOp = "0e000000-0000-4000-8000-000000000001";

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "catalog/change_kind.h"
+#include "catalog/model/change_kind.h"
 #include "iceberg/column_type.h"
 #include "server/openapi.h"
 #include "server/routes.h"

@@ -1,6 +1,9 @@
 #include "sql/engine.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <thread>
 
 #include "columnar/builder.h"
 #include "sql/binder/query_binder.h"
@@ -44,6 +47,13 @@ QueryResult TextResult(const std::string& column, const std::string& text) {
 }
 
 }  // namespace
+
+int64_t DefaultQueryMemoryBudget() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return int64_t{1} << 30;
+  return static_cast<int64_t>(pages) * page / 4;
+}
 
 int64_t QueryResult::num_rows() const {
   int64_t n = 0;

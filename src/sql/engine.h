@@ -36,13 +36,18 @@ namespace hoglake::sql {
 
 class StoreResolver;
 
+// A quarter of the machine's physical memory: the default per-query budget.
+int64_t DefaultQueryMemoryBudget();
+
 struct SessionOptions {
   catalog::LakeTables* tables = nullptr;  // must outlive the session
   std::string default_catalog;
   std::string default_schema = "public";
   catalog::SnapshotSelector at;  // empty: each statement reads the head
   int threads = 0;               // decoding threads; 0 = the machine's
-  int64_t memory_budget_bytes = int64_t{2} << 30;
+  // Bytes a statement's pipeline breakers (hash tables, sort and join
+  // inputs) may hold; past it the statement fails with 53200.
+  int64_t memory_budget_bytes = DefaultQueryMemoryBudget();
   S3Config s3;  // for s3:// data files
 };
 

@@ -3,12 +3,22 @@
 // tests/integration checks the same against a real server).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "memory_lake.h"
 
 namespace hoglake::sql::testing {
 namespace {
 
 using Rows = std::vector<std::string>;
+
+// Rows of EXPLAIN [ANALYZE] joined into one text.
+std::string Joined(const Rows& rows) {
+  std::string text;
+  for (const std::string& line : rows) text += line + "\n";
+  return text;
+}
 
 class EngineTest : public ::testing::Test {
  protected:
@@ -177,6 +187,15 @@ TEST_F(EngineTest, CorrelatedScalarSubqueriesBecomeJoins) {
             (Rows{"1", "3"}));
 }
 
+TEST_F(EngineTest, RepeatedOrConditionsDriveTheJoin) {
+  const std::string query =
+      "SELECT t.id, u.id FROM t, u WHERE (t.id = u.t_id AND u.note = 'x') OR "
+      "(t.id = u.t_id AND t.name = 'cherry') ORDER BY 1, 2";
+  EXPECT_EQ(Run(query), (Rows{"1|10", "3|12"}));
+  std::string plan = Joined(Run("EXPLAIN " + query));
+  EXPECT_NE(plan.find("Inner Join on [id] = [t_id]"), std::string::npos) << plan;
+}
+
 TEST_F(EngineTest, SetOperationsDistinctLimit) {
   EXPECT_EQ(Run("SELECT name FROM t WHERE id < 3 UNION SELECT 'zz' ORDER BY 1"), (Rows{"apple", "banana", "zz"}));
   EXPECT_EQ(Value("SELECT count(*) FROM (SELECT name FROM t UNION ALL SELECT name FROM t) s"),
@@ -200,13 +219,6 @@ TEST_F(EngineTest, SchemaEvolutionReadsByFieldId) {
   lake_.Append("u", {{"20", "2", "new", "7"}});
   EXPECT_EQ(Run("SELECT id, remark, extra FROM u WHERE id IN (10, 20) ORDER BY id"), (Rows{"10|x|NULL", "20|new|7"}));
   EXPECT_EQ(Value("SELECT note FROM u"), "ERROR 42703: column \"note\" does not exist at position 8");
-}
-
-// Rows of EXPLAIN ANALYZE joined into one text.
-std::string Joined(const Rows& rows) {
-  std::string text;
-  for (const std::string& line : rows) text += line + "\n";
-  return text;
 }
 
 TEST_F(EngineTest, StatisticsPruneFilesAndRowGroups) {
@@ -257,6 +269,41 @@ TEST_F(EngineTest, ParallelScanGivesTheSameAnswers) {
   std::string plan = Joined(RunRows(parallel, "EXPLAIN ANALYZE SELECT count(*) FROM big WHERE k < 15000"));
   EXPECT_NE(plan.find("files=1/2 (pruned 1) row_groups=2 (pruned 4)"), std::string::npos) << plan;
   EXPECT_NE(plan.find("workers=2"), std::string::npos) << plan;
+}
+
+TEST_F(EngineTest, CancelStopsARunningQueryQuickly) {
+  std::vector<TestRow> rows;
+  for (int i = 0; i < 20000; ++i) rows.push_back({std::to_string(i), "1"});
+  lake_.CreateTable("wide", {{"k", columnar::Int64()}, {"g", columnar::Int32()}});
+  lake_.Append("wide", rows);
+  Session session(lake_.MakeSessionOptions());
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    session.Cancel();
+  });
+  auto start = std::chrono::steady_clock::now();
+  // 400 million pairs, none passing: minutes of work if not stopped.
+  std::string answer = RunValue(session, "SELECT count(*) FROM wide a, wide b WHERE a.k + b.k < 0");
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  canceller.join();
+  EXPECT_EQ(answer, "ERROR 57014: canceling statement due to user request");
+  EXPECT_LT(elapsed, std::chrono::seconds(30));  // generous: stops at the next slice
+  // The session runs the next statement normally.
+  EXPECT_EQ(RunValue(session, "SELECT count(*) FROM wide"), "20000");
+}
+
+TEST_F(EngineTest, MemoryBudgetFailsTheQueryClearly) {
+  std::vector<TestRow> rows;
+  for (int i = 0; i < 50000; ++i) rows.push_back({std::to_string(i), "1"});
+  lake_.CreateTable("keys", {{"k", columnar::Int64()}, {"g", columnar::Int32()}});
+  lake_.Append("keys", rows);
+  SessionOptions options = lake_.MakeSessionOptions();
+  options.memory_budget_bytes = 1 << 20;
+  Session small(options);
+  std::string answer = RunValue(small, "SELECT k, count(*) FROM keys GROUP BY k");
+  EXPECT_EQ(answer.rfind("ERROR 53200: query needs more than its memory budget of 1 MiB", 0), 0u)
+      << answer;
+  EXPECT_EQ(RunValue(small, "SELECT count(*) FROM keys"), "50000");
 }
 
 TEST_F(EngineTest, FloatNaNIsNeverPrunedAway) {

@@ -239,6 +239,49 @@ const ast::Operator* CorrelatedScalarComparison(const ast::Expr* e) {
   return &op;
 }
 
+// (a AND b) OR (a AND c) → a AND (b OR c): conditions every branch of an
+// OR repeats (TPC-H Q19's join key) become conjuncts of their own, so they
+// can drive a hash join or a pushdown.
+std::vector<BoundExprPtr> FactorOr(const BoundExprPtr& e) {
+  if (e->kind != BoundKind::kOr) return {e};
+  std::vector<std::vector<BoundExprPtr>> branches;
+  for (const BoundExprPtr& arm : e->args) {
+    std::vector<BoundExprPtr> parts;
+    SplitConjuncts(arm, &parts);
+    branches.push_back(std::move(parts));
+  }
+  std::vector<BoundExprPtr> common;
+  for (const BoundExprPtr& candidate : branches[0]) {
+    std::string text = candidate->ToString();
+    bool everywhere = true;
+    for (size_t b = 1; b < branches.size() && everywhere; ++b) {
+      bool found = false;
+      for (const BoundExprPtr& x : branches[b]) found |= x->ToString() == text;
+      everywhere = found;
+    }
+    bool seen = false;
+    for (const BoundExprPtr& c : common) seen |= c->ToString() == text;
+    if (everywhere && !seen) common.push_back(candidate);
+  }
+  if (common.empty()) return {e};
+  std::vector<BoundExprPtr> rest_arms;
+  for (const auto& parts : branches) {
+    std::vector<BoundExprPtr> rest;
+    for (const BoundExprPtr& x : parts) {
+      bool is_common = false;
+      for (const BoundExprPtr& c : common) is_common |= c->ToString() == x->ToString();
+      if (!is_common) rest.push_back(x);
+    }
+    // A branch left with nothing is TRUE: the whole OR is then implied.
+    if (rest.empty()) return common;
+    rest_arms.push_back(CombineConjuncts(rest));
+  }
+  auto any = std::make_shared<BoundExpr>(*e);
+  any->args = rest_arms;
+  common.push_back(any);
+  return common;
+}
+
 Scope Concat(const Scope& left, int left_width, const Scope& right) {
   Scope out = left;
   for (ScopeColumn c : right.columns) {
@@ -1148,7 +1191,7 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
       correlated->push_back(*bound);
       continue;
     }
-    SplitConjuncts(*bound, &conjuncts);
+    for (const BoundExprPtr& c : FactorOr(*bound)) SplitConjuncts(c, &conjuncts);
   }
   LogicalOpPtr plan;
   if (items.empty()) {

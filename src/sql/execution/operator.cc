@@ -17,7 +17,7 @@ Status ExecContext::Reserve(int64_t bytes) {
   if (now > memory_budget_bytes) {
     memory_used.fetch_sub(bytes);
     return SqlError(SqlErrorKind::kOutOfMemory, "query needs more than its memory budget of ",
-                    memory_budget_bytes >> 20, " MiB (HOGLAKE_QUERY_MEMORY_MB)");
+                    memory_budget_bytes >> 20, " MiB (spilling to disk is not supported yet)");
   }
   return Status::Ok();
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "iceberg/arrow_mapping.h"
+#include "iceberg/bounds.h"
 #include "sql/binder/query_binder.h"
 #include "sql/function/cast.h"
 #include "sql/function/scalar_function.h"
@@ -14,6 +16,41 @@ std::vector<std::string> OutputNames(const LogicalOp& op) {
   std::vector<std::string> names;
   for (const OutputColumn& c : op.output) names.push_back(c.name);
   return names;
+}
+
+// Distinct values of column `column` of a FROM item: for integer and date
+// columns of a scan (below filters) the span of the files' bounds, else
+// the item's rows (as if the column were a key).
+double DistinctEstimate(const LogicalOp& item, int column, double rows) {
+  const LogicalOp* op = &item;
+  while (op->kind == LogicalKind::kFilter) op = op->children[0].get();
+  if (op->kind != LogicalKind::kScan || column >= static_cast<int>(op->scan->field_ids.size())) {
+    return rows;
+  }
+  auto type = iceberg::ColumnTypeFromArrow(op->scan->fields[column]);
+  if (!type.ok() || !(iceberg::IsIntegerType(type->type) ||
+                      type->type == iceberg::ColumnType::kDate)) {
+    return rows;
+  }
+  int32_t field_id = op->scan->field_ids[column];
+  std::optional<int64_t> lo, hi;
+  for (const catalog::DataFileInfo& f : op->scan->files) {
+    bool found = false;
+    for (const catalog::ColumnStatRow& s : f.column_stats ? *f.column_stats
+                                                          : std::vector<catalog::ColumnStatRow>{}) {
+      if (s.field_id != field_id || !s.lower_bound || !s.upper_bound) continue;
+      auto l = iceberg::DecodeBound(*type, *s.lower_bound);
+      auto u = iceberg::DecodeBound(*type, *s.upper_bound);
+      if (!l.ok() || !u.ok()) continue;
+      lo = lo ? std::min(*lo, l->i) : l->i;
+      hi = hi ? std::max(*hi, u->i) : u->i;
+      found = true;
+    }
+    if (!found) return rows;
+  }
+  if (!lo || !hi) return rows;
+  double span = static_cast<double>(*hi) - static_cast<double>(*lo) + 1;
+  return std::max(1.0, std::min(rows, span));
 }
 
 }  // namespace
@@ -145,26 +182,42 @@ Result<LogicalOpPtr> PlanJoins(std::vector<LogicalOpPtr> items,
   position[first] = 0;
   int plan_width = width[first];
   std::vector<bool> applied(pending.size(), false);
+  double current_rows = rows[first];
   for (size_t step = 1; step < n; ++step) {
-    // The smallest item connected to the joined set, else the smallest.
+    // The item whose join gives the fewest estimated rows: an equality
+    // with the joined set divides the product by the larger key's distinct
+    // count (from the files' bounds where they tell), no equality leaves
+    // the cross product. Ties go to the smaller item.
     std::optional<size_t> pick;
-    bool connected_pick = false;
+    double best = 0;
     for (size_t i = 0; i < n; ++i) {
       if (joined[i]) continue;
-      bool connected = false;
+      double divisor = 1;
       for (size_t c = 0; c < pending.size(); ++c) {
-        if (applied[c] || !refs[c].count(i)) continue;
+        if (applied[c] || !refs[c].count(i) || refs[c].size() != 2) continue;
         bool others_joined = true;
         for (size_t j : refs[c]) others_joined &= (j == i || joined[j]);
-        connected |= others_joined;
+        if (!others_joined) continue;
+        const BoundExpr& e = *pending[c];
+        if (e.kind != BoundKind::kCall || e.function != &kEqual) continue;
+        double ndv = 1;
+        for (const BoundExprPtr& side : e.args) {
+          std::vector<int> cols;
+          CollectColumns(*side, &cols);
+          if (cols.size() != 1) continue;
+          size_t item = item_of(cols[0]);
+          ndv = std::max(ndv, DistinctEstimate(*items[item], cols[0] - start[item], rows[item]));
+        }
+        divisor = std::max(divisor, ndv);
       }
-      if (!pick || (connected && !connected_pick) ||
-          (connected == connected_pick && rows[i] < rows[*pick])) {
+      double estimate = current_rows * rows[i] / divisor;
+      if (!pick || estimate < best || (estimate == best && rows[i] < rows[*pick])) {
         pick = i;
-        connected_pick = connected;
+        best = estimate;
       }
     }
     size_t next = *pick;
+    current_rows = std::max(1.0, best);
     position[next] = plan_width;
     joined[next] = true;
     std::vector<BoundExprPtr> now;

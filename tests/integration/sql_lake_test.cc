@@ -100,7 +100,7 @@ class SqlLakeTest : public ::testing::Test {
 TEST_F(SqlLakeTest, QueriesTablesTheSdkWrote) {
   sql::Session session(Options());
   EXPECT_EQ(Run(session, "SELECT count(*), sum(amount), min(name) FROM events"),
-            (std::vector<std::string>{"6|21.50|n1"}));
+            (std::vector<std::string>{"6|22.50|n1"}));
   EXPECT_EQ(Run(session, "SELECT team, count(*), sum(id) FROM ns.events GROUP BY team ORDER BY 1"),
             (std::vector<std::string>{"0|3|12", "1|3|9"}));
   const std::string qualified = "SELECT id FROM " + lake_.catalog->name() +

@@ -48,6 +48,12 @@ hl offset get etl "$table"
 hl snapshots "$catalog"
 hl table show "$table"
 
+log "demo: SQL over the lake"
+printf '\n$ hoglake sql --data-dir %s --catalog %s "SELECT team_id, count(*) …"\n' "$data_dir" "$catalog"
+"$hoglake" sql --data-dir "$data_dir" --catalog "$catalog" \
+  "SELECT team_id, kind, count(*) AS events, sum(amount) AS total
+     FROM analytics.events WHERE amount > 0 GROUP BY 1, 2 ORDER BY total DESC LIMIT 5"
+
 log "demo: the columnar core — an Arrow IPC stream of every column type"
 "$hoglake" arrow demo "$data_dir/demo.arrows"
 "$hoglake" arrow schema "$data_dir/demo.arrows"

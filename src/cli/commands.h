@@ -27,5 +27,7 @@ void RegisterParquetCommands(CLI::App& app, CommandContext& context);
 void RegisterCatalogCommands(CLI::App& app, CommandContext& context);
 // append, files, scan, changes: data through the SDK.
 void RegisterDataCommands(CLI::App& app, CommandContext& context);
+// `hoglake sql`: a query over the lake, run in this process.
+void RegisterSqlCommand(CLI::App& app, CommandContext& context);
 
 }  // namespace hoglake::cli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   hoglake::cli::RegisterParquetCommands(app, context);
   hoglake::cli::RegisterCatalogCommands(app, context);
   hoglake::cli::RegisterDataCommands(app, context);
+  hoglake::cli::RegisterSqlCommand(app, context);
 
   try {
     app.parse(argc, argv);

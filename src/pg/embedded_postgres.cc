@@ -193,6 +193,11 @@ std::string DescribeExit(int status) {
 
 EmbeddedPostgres::~EmbeddedPostgres() { Stop(); }
 
+std::string EmbeddedPostgres::ConninfoFor(const std::string& data_dir) {
+  const std::string dir = fs::absolute(data_dir).lexically_normal().string();
+  return "host=" + dir + "/run port=5432 user=hoglake dbname=hoglake";
+}
+
 Status EmbeddedPostgres::Start(const std::string& data_dir,
                                const std::vector<std::string>& settings,
                                const std::string& bin_dir) {
@@ -255,7 +260,7 @@ Status EmbeddedPostgres::Start(const std::string& data_dir,
                              admin.Exec("SELECT 1 FROM pg_database WHERE datname = 'hoglake'"));
     if (exists.rows() == 0) HOGLAKE_RETURN_IF_ERROR(admin.Exec("CREATE DATABASE hoglake"));
   }
-  conninfo_ = "host=" + socket_dir_ + " port=5432 user=hoglake dbname=hoglake";
+  conninfo_ = ConninfoFor(dir_);
   {
     std::lock_guard lock(mutex_);
     stopping_ = false;

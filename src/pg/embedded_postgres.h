@@ -79,6 +79,9 @@ class EmbeddedPostgres {
 
   // libpq connection string for the "hoglake" database.
   const std::string& conninfo() const { return conninfo_; }
+  // The conninfo of the catalog database of an embedded PostgreSQL started
+  // (by this or another process) with `data_dir`.
+  static std::string ConninfoFor(const std::string& data_dir);
   // How many times the server was restarted after dying.
   int restarts() const { return restarts_.load(); }
 

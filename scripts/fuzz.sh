@@ -15,7 +15,8 @@ if [ ! -f "$HOGLAKE_ROOT/build-fuzz/build.ninja" ]; then
     -DHOGLAKE_FUZZ=ON -DHOGLAKE_SANITIZE=ON -DHOGLAKE_UNIT_TESTS_ONLY=ON >/dev/null
 fi
 log "building fuzz targets"
-ninja -C "$HOGLAKE_ROOT/build-fuzz" -j"${HOGLAKE_JOBS:-2}" request_fuzz http_parser_fuzz parquet_reader_fuzz
+ninja -C "$HOGLAKE_ROOT/build-fuzz" -j"${HOGLAKE_JOBS:-2}" request_fuzz http_parser_fuzz parquet_reader_fuzz \
+  sql_fuzz
 
 artifacts="$HOGLAKE_ROOT/build-fuzz/artifacts"
 mkdir -p "$artifacts"
@@ -35,3 +36,4 @@ run_target() {
 run_target request_fuzz "$HOGLAKE_ROOT/fuzz/corpus/request" -max_len=65536
 run_target http_parser_fuzz "$HOGLAKE_ROOT/fuzz/corpus/http" -max_len=65536
 run_target parquet_reader_fuzz "" -max_len=262144
+run_target sql_fuzz "$HOGLAKE_ROOT/fuzz/corpus/sql" -max_len=4096

@@ -104,7 +104,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
     std::unique_ptr<ExecContext> ctx = make_context();
     HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr pruned, PruneColumns(PushFiltersIntoScans(plan)));
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*pruned, *ctx));
-    HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op));
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op, *ctx));
     std::vector<std::vector<Value>> rows;
     for (const columnar::RecordBatch& b : batches) {
       for (int64_t r = 0; r < b.num_rows; ++r) {
@@ -127,7 +127,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   }
   std::unique_ptr<ExecContext> ctx = make_context();
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*plan, *ctx));
-  HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op));
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op, *ctx));
   if (statement.kind == ast::StatementKind::kExplain) {
     std::string text;
     op->Render(0, &text);

@@ -73,11 +73,12 @@ void PhysicalOperator::Render(int depth, std::string* out) const {
   for (const auto& child : children_) child->Render(depth + 1, out);
 }
 
-Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op) {
+Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op, ExecContext& ctx) {
   std::vector<columnar::RecordBatch> batches;
   while (true) {
     HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> batch, op.Next());
     if (!batch) break;
+    HOGLAKE_RETURN_IF_ERROR(ctx.Reserve(BatchBytes(*batch)));
     batches.push_back(std::move(*batch));
   }
   return batches;

@@ -100,8 +100,9 @@ class PhysicalOperator {
 // The operator tree for `plan`.
 Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, ExecContext& ctx);
 
-// Every batch of `op` until the end.
-Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op);
+// Every batch of `op` until the end; the batches held count against the
+// context's memory budget (a result larger than the budget fails with 53200).
+Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op, ExecContext& ctx);
 
 // The columnar schema of a plan's output (carrier types, nullable).
 columnar::SchemaPtr OutputSchema(const std::vector<OutputColumn>& output);

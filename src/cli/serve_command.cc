@@ -196,11 +196,7 @@ Status Serve(const ServeOptions& options) {
   };
   service_options.commit_state_cache = config.commit_state_cache;
   service_options.commit_path_observer = [&metrics](std::string_view path) {
-    metrics.AddToCounter("hoglake_commit_batches_total",
-                         "Group-commit batches by how they ran: cached (one round trip on the "
-                         "state the catalog's last batch left), read (reads, then writes), "
-                         "fallback (a cached attempt abandoned before COMMIT, then read).",
-                         {{"path", std::string(path)}}, 1);
+    metrics.AddToCounter(server::metric::kCommitBatches, {{"path", std::string(path)}}, 1);
   };
   service_options.data_paths = data_paths;
   catalog::CatalogService service(&pool, service_options);

@@ -493,9 +493,7 @@ void HttpEventLoop::CountRefusal(const std::string& reason, const std::string& m
 }
 
 void HttpEventLoop::CountCut(const std::string& reason) {
-  metrics_->AddToCounter("hoglake_http_refused_total",
-                         "Connections and requests the HTTP front end refused or cut, by reason",
-                         {{"reason", reason}}, 1);
+  metrics_->AddToCounter(metric::kHttpRefused, {{"reason", reason}}, 1);
 }
 
 void HttpEventLoop::Refuse(Connection& conn, int status, const std::string& message) {

@@ -31,20 +31,19 @@ void AuditFailure(std::string_view action, std::string_view catalog, const Error
 }  // namespace
 
 void MaintenanceReporter::CountRun(std::string_view task, bool manual, bool ok) {
-  metrics_->AddToCounter("hoglake_maintenance_runs_total",
-                         "Maintenance runs by task, trigger and status.",
+  metrics_->AddToCounter(metric::kMaintenanceRuns,
                          {{"task", std::string(task)},
                           {"trigger", manual ? "manual" : "loop"},
                           {"status", ok ? "ok" : "failed"}},
                          1);
 }
 
-void MaintenanceReporter::Count(const char* name, const char* help, std::string_view catalog,
+void MaintenanceReporter::Count(const MetricFamily& family, std::string_view catalog,
                                 int64_t delta) {
   if (delta <= 0) return;
   MetricLabels labels;
   if (!catalog.empty()) labels.emplace_back("catalog", std::string(catalog));
-  metrics_->AddToCounter(name, help, labels, static_cast<uint64_t>(delta));
+  metrics_->AddToCounter(family, labels, static_cast<uint64_t>(delta));
 }
 
 void MaintenanceReporter::OnExpiry(std::string_view catalog, bool manual,
@@ -54,12 +53,10 @@ void MaintenanceReporter::OnExpiry(std::string_view catalog, bool manual,
     AuditFailure("expiry", catalog, result.error());
     return;
   }
-  Count("hoglake_snapshots_expired_total", "Snapshots removed below the expiry floor.", catalog,
-        result->snapshots_expired);
-  Count("hoglake_expiry_files_queued_total", "Unreachable file paths queued for cleanup.", catalog,
+  Count(metric::kSnapshotsExpired, catalog, result->snapshots_expired);
+  Count(metric::kExpiryFilesQueued, catalog,
         result->data_files_queued + result->delete_files_queued);
-  Count("hoglake_expiry_purge_failures_total", "Expiry purge pages that failed.", catalog,
-        result->purge_failures);
+  Count(metric::kExpiryPurgeFailures, catalog, result->purge_failures);
   if (result->snapshots_expired > 0 || result->data_files_queued > 0 ||
       result->delete_files_queued > 0) {
     AuditRun("expiry", catalog, AuditOutcome::kSuccess, result->ToJson());
@@ -73,14 +70,10 @@ void MaintenanceReporter::OnCleanup(std::string_view catalog, bool manual,
     AuditFailure("cleanup", catalog, result.error());
     return;
   }
-  Count("hoglake_files_removed_total", "Objects deleted by cleanup.", catalog, result->removed);
-  Count("hoglake_files_already_absent_total", "Queued objects cleanup found already gone.", catalog,
-        result->missing);
-  Count("hoglake_cleanup_delete_failures_total", "Object deletes that failed (retried later).",
-        catalog, result->failed);
-  Count("hoglake_cleanup_still_referenced_total",
-        "Queued paths cleanup kept because a file row still referenced them.", catalog,
-        result->still_referenced);
+  Count(metric::kFilesRemoved, catalog, result->removed);
+  Count(metric::kFilesAlreadyAbsent, catalog, result->missing);
+  Count(metric::kCleanupDeleteFailures, catalog, result->failed);
+  Count(metric::kCleanupStillReferenced, catalog, result->still_referenced);
   if (result->removed > 0 || result->missing > 0 || result->failed > 0 ||
       result->still_referenced > 0) {
     AuditRun(
@@ -98,14 +91,10 @@ void MaintenanceReporter::OnRetirement(std::string_view catalog, bool manual,
     AuditFailure("retirement", catalog, result.error());
     return;
   }
-  Count("hoglake_rows_retired_total", "Dropped tables' file rows retired.", catalog,
-        result->rows_retired);
-  Count("hoglake_retirement_batches_total", "Retirement batch transactions committed.", catalog,
-        result->batches);
-  Count("hoglake_retirement_timeouts_total", "Retirement batches that hit their bound.", catalog,
-        result->timeouts);
-  Count("hoglake_retirement_convoyed_total", "Retirement runs ended by a busy commit lock.",
-        catalog, result->convoyed ? 1 : 0);
+  Count(metric::kRowsRetired, catalog, result->rows_retired);
+  Count(metric::kRetirementBatches, catalog, result->batches);
+  Count(metric::kRetirementTimeouts, catalog, result->timeouts);
+  Count(metric::kRetirementConvoyed, catalog, result->convoyed ? 1 : 0);
   if (result->rows_retired > 0) {
     AuditRun("retirement", catalog, AuditOutcome::kSuccess, result->ToJson());
   }
@@ -122,9 +111,8 @@ void MaintenanceReporter::OnHydration(std::string_view catalog, bool manual,
        {std::pair{"provided", result->hydrated}, std::pair{"failed", result->failed},
         std::pair{"transient", result->transient}}) {
     if (count > 0) {
-      metrics_->AddToCounter("hoglake_stats_hydrated_total",
-                             "Deferred-stats files settled by the hydrator, by result.",
-                             {{"result", outcome}}, static_cast<uint64_t>(count));
+      metrics_->AddToCounter(metric::kStatsHydrated, {{"result", outcome}},
+                             static_cast<uint64_t>(count));
     }
   }
   if (result->claimed > 0) AuditRun("hydrate", catalog, AuditOutcome::kSuccess, result->ToJson());
@@ -142,9 +130,7 @@ void MaintenanceReporter::OnRehydrate(std::string_view catalog, const Result<int
 }
 
 void MaintenanceReporter::OnLoopFailure(std::string_view loop, const Error& /*error*/) {
-  metrics_->AddToCounter("hoglake_background_loop_failures_total",
-                         "Background loop passes that failed before reaching a catalog.",
-                         {{"loop", std::string(loop)}}, 1);
+  metrics_->AddToCounter(metric::kBackgroundLoopFailures, {{"loop", std::string(loop)}}, 1);
 }
 
 }  // namespace hoglake::server

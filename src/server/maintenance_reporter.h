@@ -42,7 +42,7 @@ class MaintenanceReporter : public catalog::MaintenanceObserver {
 
  private:
   void CountRun(std::string_view task, bool manual, bool ok);
-  void Count(const char* name, const char* help, std::string_view catalog, int64_t delta);
+  void Count(const MetricFamily& family, std::string_view catalog, int64_t delta);
 
   Metrics* metrics_;
 };

@@ -53,6 +53,19 @@ std::string Render(const MetricLabels& labels) {
   return out + "}";
 }
 
+// "# HELP name help" and "# TYPE name type".
+void Header(const MetricFamily& family, std::string* out) {
+  *out += "# HELP ";
+  *out += family.name;
+  *out += ' ';
+  *out += family.help;
+  *out += "\n# TYPE ";
+  *out += family.name;
+  *out += ' ';
+  *out += family.type;
+  *out += '\n';
+}
+
 }  // namespace
 
 void Metrics::Histogram::Observe(std::span<const double> bounds, double seconds) {
@@ -86,6 +99,10 @@ void Metrics::AddToCounter(const std::string& name, const std::string& help,
   Counter& counter = counters_[name];
   if (counter.help.empty()) counter.help = help;
   counter.series[labels] += delta;
+}
+
+void Metrics::AddToCounter(const MetricFamily& family, const MetricLabels& labels, uint64_t delta) {
+  AddToCounter(std::string(family.name), std::string(family.help), labels, delta);
 }
 
 void Metrics::PublishGauges(std::vector<GaugeSample> gauges) {
@@ -129,41 +146,35 @@ void Metrics::RecordCommit(const std::string& kind) {
 }
 
 std::string Metrics::RenderPrometheus() const {
+  using namespace metric;
   std::lock_guard lock(mutex_);
   std::string out;
-  out += "# HELP hoglake_http_requests_total HTTP requests by route, method and status.\n";
-  out += "# TYPE hoglake_http_requests_total counter\n";
+  Header(kHttpRequests, &out);
   for (const auto& [key, count] : requests_) {
     const auto& [route, method, status] = key;
-    out += "hoglake_http_requests_total{route=\"" + Escape(route) + "\",method=\"" + method +
+    out += std::string(kHttpRequests.name) + "{route=\"" + Escape(route) + "\",method=\"" + method +
            "\",status=\"" + std::to_string(status) + "\"} " + std::to_string(count) + "\n";
   }
-  out += "# HELP hoglake_http_request_duration_seconds HTTP request latency.\n";
-  out += "# TYPE hoglake_http_request_duration_seconds histogram\n";
+  Header(kHttpRequestDuration, &out);
   for (const auto& [key, h] : durations_) {
     const std::string labels = "route=\"" + Escape(key.first) + "\",method=\"" + key.second + "\"";
-    h.Render("hoglake_http_request_duration_seconds", labels, kBounds, &out);
+    h.Render(kHttpRequestDuration.name, labels, kBounds, &out);
   }
-  out += "# HELP hoglake_commits_total Successful catalog commits by kind.\n";
-  out += "# TYPE hoglake_commits_total counter\n";
+  Header(kCommits, &out);
   for (const auto& [kind, count] : commits_) {
-    out += "hoglake_commits_total{kind=\"" + Escape(kind) + "\"} " + std::to_string(count) + "\n";
+    out += std::string(kCommits.name) + "{kind=\"" + Escape(kind) + "\"} " + std::to_string(count) +
+           "\n";
   }
-  out += "# HELP hoglake_commit_lock_wait_seconds Wait for a catalog commit lock.\n";
-  out += "# TYPE hoglake_commit_lock_wait_seconds histogram\n";
-  lock_waits_.Render("hoglake_commit_lock_wait_seconds", "", kLockWaitBounds, &out);
-  out += "# HELP hoglake_commit_queue_timeouts_total Commit-lock waits that timed out.\n";
-  out += "# TYPE hoglake_commit_queue_timeouts_total counter\n";
-  out += "hoglake_commit_queue_timeouts_total " + std::to_string(queue_timeouts_) + "\n";
-  out += "# HELP hoglake_commit_batch_requests Commit requests per group-commit batch.\n";
-  out += "# TYPE hoglake_commit_batch_requests histogram\n";
-  commit_batches_.Render("hoglake_commit_batch_requests", "", kBatchBounds, &out);
-  out += "# HELP hoglake_request_queue_wait_seconds Wait for a handler thread.\n";
-  out += "# TYPE hoglake_request_queue_wait_seconds histogram\n";
-  queue_waits_.Render("hoglake_request_queue_wait_seconds", "", kLockWaitBounds, &out);
-  out += "# HELP hoglake_requests_shed_total Requests refused (503) for waiting too long.\n";
-  out += "# TYPE hoglake_requests_shed_total counter\n";
-  out += "hoglake_requests_shed_total " + std::to_string(requests_shed_) + "\n";
+  Header(kCommitLockWait, &out);
+  lock_waits_.Render(kCommitLockWait.name, "", kLockWaitBounds, &out);
+  Header(kCommitQueueTimeouts, &out);
+  out += std::string(kCommitQueueTimeouts.name) + " " + std::to_string(queue_timeouts_) + "\n";
+  Header(kCommitBatchRequests, &out);
+  commit_batches_.Render(kCommitBatchRequests.name, "", kBatchBounds, &out);
+  Header(kRequestQueueWait, &out);
+  queue_waits_.Render(kRequestQueueWait.name, "", kLockWaitBounds, &out);
+  Header(kRequestsShed, &out);
+  out += std::string(kRequestsShed.name) + " " + std::to_string(requests_shed_) + "\n";
   for (const auto& [name, counter] : counters_) {
     out += "# HELP " + name + " " + counter.help + "\n";
     out += "# TYPE " + name + " counter\n";

@@ -1,4 +1,5 @@
-// Process metrics in the Prometheus text format 0.0.4 (served at /metrics):
+// Process metrics in the Prometheus text format 0.0.4 (served at /metrics;
+// every family, with its HELP text, is in metric_families.h):
 //   hoglake_http_requests_total{route,method,status}            counter
 //   hoglake_http_request_duration_seconds{route,method}         histogram
 //   hoglake_commits_total{kind}                                  counter
@@ -37,6 +38,8 @@
 #include <tuple>
 #include <vector>
 
+#include "server/metric_families.h"
+
 namespace hoglake::server {
 
 using MetricLabels = std::vector<std::pair<std::string, std::string>>;
@@ -62,6 +65,8 @@ class Metrics {
   // Adds `delta` (> 0; 0 records nothing) to counter `name`{labels}.
   void AddToCounter(const std::string& name, const std::string& help, const MetricLabels& labels,
                     uint64_t delta);
+  // The same for a family of metric_families.h (its name and HELP text).
+  void AddToCounter(const MetricFamily& family, const MetricLabels& labels, uint64_t delta);
   void PublishGauges(std::vector<GaugeSample> gauges);
   std::string RenderPrometheus() const;
 

@@ -10,6 +10,7 @@
 #include "sql/execution/operator.h"
 #include "sql/optimizer/column_pruning.h"
 #include "sql/optimizer/filter_pushdown.h"
+#include "sql/optimizer/join_planner.h"
 #include "sql/parser/parser.h"
 #include "sql/sql_error.h"
 
@@ -123,7 +124,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   HOGLAKE_ASSIGN_OR_RETURN(plan, PruneColumns(plan));
 
   if (statement.kind == ast::StatementKind::kExplain && !statement.explain_analyze) {
-    return TextResult("QUERY PLAN", plan->ToString());
+    return TextResult("QUERY PLAN", ExplainText(*plan));
   }
   std::unique_ptr<ExecContext> ctx = make_context();
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*plan, *ctx));

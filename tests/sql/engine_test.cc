@@ -221,6 +221,19 @@ TEST_F(EngineTest, SchemaEvolutionReadsByFieldId) {
   EXPECT_EQ(Value("SELECT note FROM u"), "ERROR 42703: column \"note\" does not exist at position 8");
 }
 
+TEST_F(EngineTest, PromotedColumnsAreWidenedInOldFiles) {
+  lake_.CreateTable("p", {{"x", columnar::Int32()}, {"y", columnar::Float32()},
+                          {"z", columnar::Decimal128(5, 2)}});
+  lake_.Append("p", {{"2147483647", "1.5", "123.45"}});
+  lake_.PromoteColumn("p", "x", columnar::Int64());
+  lake_.PromoteColumn("p", "y", columnar::Float64());
+  lake_.PromoteColumn("p", "z", columnar::Decimal128(12, 2));
+  lake_.Append("p", {{"9000000000", "0.1", "1234567890.12"}});
+  EXPECT_EQ(Run("SELECT x + 1, y, z FROM p ORDER BY x"),
+            (Rows{"2147483648|1.5|123.45", "9000000001|0.1|1234567890.12"}));
+  EXPECT_EQ(Value("SELECT count(*) FROM p WHERE x > 3000000000"), "1");
+}
+
 TEST_F(EngineTest, StatisticsPruneFilesAndRowGroups) {
   lake_.CreateTable("many", {{"k", columnar::Int64()}, {"v", columnar::Utf8()}});
   for (int i = 0; i < 100; ++i) {
@@ -343,6 +356,8 @@ TEST_F(EngineTest, ExplainShowsThePlan) {
   for (const std::string& line : plan) text += line + "\n";
   EXPECT_NE(text.find("Aggregate"), std::string::npos) << text;
   EXPECT_NE(text.find("Scan lake.public.t"), std::string::npos) << text;
+  EXPECT_NE(text.find("filters: (id > 1) (est. rows=1)"), std::string::npos) << text;
+  EXPECT_NE(Joined(Run("EXPLAIN SELECT * FROM t")).find("Scan lake.public.t @3 [id, name, amount, score, day, flag, n] (est. rows=5)"), std::string::npos);
   Rows analyzed = Run("EXPLAIN ANALYZE SELECT count(*) FROM t");
   std::string atext;
   for (const std::string& line : analyzed) atext += line + "\n";

@@ -56,6 +56,13 @@ void MemoryLake::RenameColumn(const std::string& table, const std::string& from,
   }
 }
 
+void MemoryLake::PromoteColumn(const std::string& table, const std::string& name,
+                               columnar::DataTypePtr type) {
+  for (TestColumn& c : tables_.at(table).columns) {
+    if (c.name == name) c.type = type;
+  }
+}
+
 void MemoryLake::AddColumn(const std::string& table, TestColumn column) {
   Table& t = tables_.at(table);
   t.field_ids.push_back(t.next_field_id++);

@@ -43,6 +43,10 @@ class MemoryLake : public catalog::LakeTables {
   // Renames a column (field id kept), or adds one (a new field id).
   void RenameColumn(const std::string& table, const std::string& from, const std::string& to);
   void AddColumn(const std::string& table, TestColumn column);
+  // Changes a column's type (a promotion such as int → long) for files
+  // written from now on and for readers; older files keep theirs.
+  void PromoteColumn(const std::string& table, const std::string& name,
+                     columnar::DataTypePtr type);
 
   SessionOptions MakeSessionOptions();
 

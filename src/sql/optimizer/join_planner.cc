@@ -264,3 +264,23 @@ Result<LogicalOpPtr> PlanJoins(std::vector<LogicalOpPtr> items,
 }
 
 }  // namespace hoglake::sql
+
+namespace hoglake::sql {
+namespace {
+
+void RenderExplain(const LogicalOp& op, int depth, std::string* out) {
+  std::string line = op.ToString(depth);
+  line.resize(line.find('\n'));
+  *out += line + StrCat(" (est. rows=", static_cast<int64_t>(EstimateRows(op) + 0.5), ")\n");
+  for (const LogicalOpPtr& child : op.children) RenderExplain(*child, depth + 1, out);
+}
+
+}  // namespace
+
+std::string ExplainText(const LogicalOp& plan) {
+  std::string out;
+  RenderExplain(plan, 0, &out);
+  return out;
+}
+
+}  // namespace hoglake::sql

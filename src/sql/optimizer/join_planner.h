@@ -30,4 +30,8 @@ Status SplitJoinCondition(const std::vector<BoundExprPtr>& conjuncts, int left_w
 // Estimated output rows of a plan (for join order).
 double EstimateRows(const LogicalOp& op);
 
+// EXPLAIN's text: the plan, one operator per line, each with its estimated
+// rows.
+std::string ExplainText(const LogicalOp& plan);
+
 }  // namespace hoglake::sql

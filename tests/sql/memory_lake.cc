@@ -2,12 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
 #include "columnar/builder.h"
 #include "iceberg/arrow_mapping.h"
+#include "parquet/reader.h"
 #include "parquet/writer.h"
 #include "sql/function/cast.h"
 #include "sql/sql_error.h"
@@ -43,8 +45,37 @@ void MemoryLake::CreateTable(const std::string& name, std::vector<TestColumn> co
   Table t;
   for (TestColumn& c : columns) {
     t.field_ids.push_back(t.next_field_id++);
+    t.metadata.emplace_back();
     t.columns.push_back(std::move(c));
   }
+  tables_[name] = std::move(t);
+}
+
+void MemoryLake::RegisterParquetTable(const std::string& name, const std::string& path) {
+  std::string absolute = std::filesystem::absolute(path).lexically_normal().string();
+  auto reader = Take(parquet::ParquetReader::OpenFile(absolute));
+  Table t;
+  for (const columnar::Field& field : reader->schema()->fields) {
+    std::optional<int32_t> id = field.field_id();
+    if (!id) throw std::runtime_error(absolute + ": column " + field.name + " has no field id");
+    Take(iceberg::ColumnTypeFromArrow(field));  // refuses types the catalog cannot hold
+    columnar::KeyValueMetadata metadata;
+    for (const auto& [key, value] : field.metadata) {
+      if (key != columnar::kFieldIdKey) metadata.emplace_back(key, value);
+    }
+    t.columns.push_back({field.name, field.type});
+    t.field_ids.push_back(*id);
+    t.metadata.push_back(std::move(metadata));
+    t.next_field_id = std::max(t.next_field_id, *id + 1);
+  }
+  catalog::DataFileInfo file;
+  file.data_file_id = ++file_counter_;
+  file.path = "file://" + absolute;
+  file.file_format = "parquet";
+  file.record_count = reader->num_rows();
+  file.file_size_bytes = reader->file_size();
+  file.begin_snapshot = ++snapshot_;
+  t.files.push_back(file);
   tables_[name] = std::move(t);
 }
 
@@ -58,6 +89,7 @@ void MemoryLake::RenameColumn(const std::string& table, const std::string& from,
 void MemoryLake::AddColumn(const std::string& table, TestColumn column) {
   Table& t = tables_.at(table);
   t.field_ids.push_back(t.next_field_id++);
+  t.metadata.emplace_back();
   t.columns.push_back(std::move(column));
 }
 
@@ -144,9 +176,9 @@ Result<catalog::ResolvedTable> MemoryLake::Resolve(const std::string& catalog,
   for (size_t c = 0; c < it->second.columns.size(); ++c) {
     catalog::ColumnNode node;
     node.name = it->second.columns[c].name;
-    HOGLAKE_ASSIGN_OR_RETURN(node.type, iceberg::ColumnTypeFromArrow(
-                                            columnar::Field{node.name, it->second.columns[c].type,
-                                                            true, {}}));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        node.type, iceberg::ColumnTypeFromArrow(columnar::Field{
+                       node.name, it->second.columns[c].type, true, it->second.metadata[c]}));
     node.field_id = it->second.field_ids[c];
     node.ordinal = static_cast<int32_t>(c);
     out.info.columns.push_back(node);

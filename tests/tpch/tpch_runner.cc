@@ -4,7 +4,7 @@
 //
 //   tpch_runner --data DIR [--queries DIR] [--query q01[,q05,...]]
 //               [--explain-analyze] [--threads N] [--warmup N] [--repeat N]
-//               [--no-rows]
+//               [--no-rows] [--memory-limit-mb N]
 //
 // DIR holds region.parquet, nation.parquet, …, lineitem.parquet. --queries
 // defaults to tests/tpch/queries (qNN.sql); --query picks some of them
@@ -19,10 +19,16 @@
 // of the query's first run in this process; "seconds" the best of --repeat
 // runs (default 1) after --warmup runs (default 0) — with neither, the two
 // are the same run. A failed query prints {"query":…,"error":"ERROR <sqlstate>:
-// <message>","sqlstate":…,"message":…} and the next one runs. With
+// <message>","sqlstate":…,"message":…} and the next one runs (an exception,
+// such as std::bad_alloc, prints {"query":…,"error":"exception: …"}). With
 // --explain-analyze each line has "plan" (EXPLAIN ANALYZE's lines) instead
 // of "columns" and "rows". --no-rows leaves out "rows" (timing runs).
+// --memory-limit-mb caps the process's address space (RLIMIT_AS), so a plan
+// whose intermediate results explode fails (std::bad_alloc) instead of
+// taking the machine's memory.
 // Exits 1 when a query failed, 2 on a usage or set-up error.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -59,13 +65,14 @@ struct Options {
   int threads = 0;
   int warmup = 0;
   int repeat = 1;
+  int memory_limit_mb = 0;  // 0: no limit
 };
 
 [[noreturn]] void Usage(const std::string& message) {
   std::cerr << "tpch_runner: " << message << "\n"
             << "usage: tpch_runner --data DIR [--queries DIR] [--query q01[,q02...]]\n"
             << "                   [--explain-analyze] [--threads N] [--warmup N] [--repeat N]\n"
-            << "                   [--no-rows]\n";
+            << "                   [--no-rows] [--memory-limit-mb N]\n";
   std::exit(2);
 }
 
@@ -107,6 +114,8 @@ Options ParseArgs(int argc, char** argv) {
       o.warmup = ParseCount(arg, value(), 0);
     } else if (arg == "--repeat") {
       o.repeat = ParseCount(arg, value(), 1);
+    } else if (arg == "--memory-limit-mb") {
+      o.memory_limit_mb = ParseCount(arg, value(), 0);
     } else {
       Usage("unknown argument \"" + arg + "\"");
     }
@@ -245,6 +254,11 @@ bool RunQuery(Session& session, const Options& o, const std::string& name) {
 int main(int argc, char** argv) {
   Options o = ParseArgs(argc, argv);
   std::vector<std::string> names = QueryNames(o);
+  if (o.memory_limit_mb > 0) {
+    rlimit limit{};
+    limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(o.memory_limit_mb) << 20;
+    if (setrlimit(RLIMIT_AS, &limit) != 0) Usage("cannot set the memory limit");
+  }
   MemoryLake lake;
   try {
     for (const char* table : kTables) {
@@ -263,9 +277,14 @@ int main(int argc, char** argv) {
   for (const std::string& name : names) {
     try {
       all_ok = RunQuery(session, o, name) && all_ok;
-    } catch (const std::exception& e) {
-      std::cerr << "tpch_runner: " << name << ": " << e.what() << "\n";
-      return 2;
+    } catch (const std::exception& e) {  // std::bad_alloc past --memory-limit-mb
+      JsonWriter w;
+      w.BeginObject();
+      w.Field("query", name);
+      w.Field("error", std::string("exception: ") + e.what());
+      w.EndObject();
+      std::cout << w.Take() << std::endl;
+      all_ok = false;
     }
   }
   return all_ok ? 0 : 1;

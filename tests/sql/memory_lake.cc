@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include "columnar/builder.h"
 #include "iceberg/arrow_mapping.h"
 #include "parquet/footer_stats.h"
+#include "parquet/reader.h"
 #include "parquet/writer.h"
 #include "sql/function/cast.h"
 #include "sql/sql_error.h"
@@ -44,8 +46,50 @@ void MemoryLake::CreateTable(const std::string& name, std::vector<TestColumn> co
   Table t;
   for (TestColumn& c : columns) {
     t.field_ids.push_back(t.next_field_id++);
+    t.metadata.emplace_back();
     t.columns.push_back(std::move(c));
   }
+  tables_[name] = std::move(t);
+}
+
+void MemoryLake::RegisterParquetTable(const std::string& name, const std::string& path) {
+  std::string absolute = std::filesystem::absolute(path).lexically_normal().string();
+  auto reader = Take(parquet::ParquetReader::OpenFile(absolute));
+  Table t;
+  for (const columnar::Field& field : reader->schema()->fields) {
+    std::optional<int32_t> id = field.field_id();
+    if (!id) throw std::runtime_error(absolute + ": column " + field.name + " has no field id");
+    Take(iceberg::ColumnTypeFromArrow(field));  // refuses types the catalog cannot hold
+    columnar::KeyValueMetadata metadata;
+    for (const auto& [key, value] : field.metadata) {
+      if (key != columnar::kFieldIdKey) metadata.emplace_back(key, value);
+    }
+    t.columns.push_back({field.name, field.type});
+    t.field_ids.push_back(*id);
+    t.metadata.push_back(std::move(metadata));
+    t.next_field_id = std::max(t.next_field_id, *id + 1);
+  }
+  catalog::DataFileInfo file;
+  file.data_file_id = ++file_counter_;
+  file.path = "file://" + absolute;
+  file.file_format = "parquet";
+  file.record_count = reader->num_rows();
+  file.file_size_bytes = reader->file_size();
+  file.begin_snapshot = ++snapshot_;
+  // The statistics a commit of this file would carry.
+  std::vector<catalog::ColumnStatRow> stats;
+  for (const parquet::ColumnStats& s : Take(parquet::ExtractColumnStats(reader->metadata()))) {
+    catalog::ColumnStatRow row;
+    row.field_id = s.field_id;
+    row.value_count = s.value_count;
+    row.null_count = s.null_count;
+    row.nan_count = s.nan_count;
+    row.lower_bound = s.lower_bound;
+    row.upper_bound = s.upper_bound;
+    stats.push_back(row);
+  }
+  file.column_stats = stats;
+  t.files.push_back(file);
   tables_[name] = std::move(t);
 }
 
@@ -66,6 +110,7 @@ void MemoryLake::PromoteColumn(const std::string& table, const std::string& name
 void MemoryLake::AddColumn(const std::string& table, TestColumn column) {
   Table& t = tables_.at(table);
   t.field_ids.push_back(t.next_field_id++);
+  t.metadata.emplace_back();
   t.columns.push_back(std::move(column));
 }
 
@@ -171,9 +216,9 @@ Result<catalog::ResolvedTable> MemoryLake::Resolve(const std::string& catalog,
   for (size_t c = 0; c < it->second.columns.size(); ++c) {
     catalog::ColumnNode node;
     node.name = it->second.columns[c].name;
-    HOGLAKE_ASSIGN_OR_RETURN(node.type, iceberg::ColumnTypeFromArrow(
-                                            columnar::Field{node.name, it->second.columns[c].type,
-                                                            true, {}}));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        node.type, iceberg::ColumnTypeFromArrow(columnar::Field{
+                       node.name, it->second.columns[c].type, true, it->second.metadata[c]}));
     node.field_id = it->second.field_ids[c];
     node.ordinal = static_cast<int32_t>(c);
     out.info.columns.push_back(node);

@@ -6,6 +6,9 @@
 //   lake.CreateTable("t", {Int64Column("id"), TextColumn("name")});
 //   lake.Append("t", {{"1", "a"}, {"2", std::nullopt}});   // one file per call
 //   sql::Session session(lake.SessionOptions());
+//
+// An existing Parquet file (written elsewhere, with field ids) can be served
+// as a table too: lake.RegisterParquetTable("lineitem", "/data/lineitem.parquet").
 #pragma once
 
 #include <map>
@@ -47,6 +50,12 @@ class MemoryLake : public catalog::LakeTables {
   // written from now on and for readers; older files keep theirs.
   void PromoteColumn(const std::string& table, const std::string& name,
                      columnar::DataTypePtr type);
+  // Creates table `name` over the existing Parquet file at `path` (left in
+  // place, never deleted): its columns are the file's top-level fields with
+  // their field ids ("PARQUET:field_id"), their catalog types from
+  // iceberg::ColumnTypeFromArrow. Throws when the file cannot be read, a
+  // field has no field id, or a type has no catalog counterpart.
+  void RegisterParquetTable(const std::string& name, const std::string& path);
 
   SessionOptions MakeSessionOptions();
 
@@ -67,6 +76,7 @@ class MemoryLake : public catalog::LakeTables {
   struct Table {
     std::vector<TestColumn> columns;
     std::vector<int32_t> field_ids;
+    std::vector<columnar::KeyValueMetadata> metadata;  // per column (extension names)
     int32_t next_field_id = 1;
     std::vector<catalog::DataFileInfo> files;  // begin_snapshot = the snapshot that added it
   };

@@ -196,6 +196,19 @@ TEST_F(EngineTest, RepeatedOrConditionsDriveTheJoin) {
   EXPECT_NE(plan.find("Inner Join on [id] = [t_id]"), std::string::npos) << plan;
 }
 
+TEST_F(EngineTest, SameNamedColumnsOfDifferentTablesStayApart) {
+  // TPC-H Q7's shape: the two branches differ only in which alias is which.
+  EXPECT_EQ(Run("SELECT a.id, b.id FROM t a, t b WHERE (a.name = 'apple' AND b.name = 'banana') "
+                "OR (a.name = 'banana' AND b.name = 'apple') ORDER BY 1, 2"),
+            (Rows{"1|2", "2|1", "2|4", "4|2"}));
+  EXPECT_EQ(Run("SELECT a.name, count(*) FROM t a JOIN t b ON a.id = b.id + 1 "
+                "GROUP BY a.name ORDER BY 1"),
+            (Rows{"apple|1", "banana|1", "cherry|1", "NULL|1"}));
+  EXPECT_EQ(Value("SELECT a.name FROM t a JOIN t b ON a.id = b.id GROUP BY b.name"),
+            "ERROR 42803: column \"name\" must appear in the GROUP BY clause or be used in an "
+            "aggregate function");
+}
+
 TEST_F(EngineTest, SetOperationsDistinctLimit) {
   EXPECT_EQ(Run("SELECT name FROM t WHERE id < 3 UNION SELECT 'zz' ORDER BY 1"), (Rows{"apple", "banana", "zz"}));
   EXPECT_EQ(Value("SELECT count(*) FROM (SELECT name FROM t UNION ALL SELECT name FROM t) s"),

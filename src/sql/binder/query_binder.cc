@@ -252,15 +252,15 @@ std::vector<BoundExprPtr> FactorOr(const BoundExprPtr& e) {
   }
   std::vector<BoundExprPtr> common;
   for (const BoundExprPtr& candidate : branches[0]) {
-    std::string text = candidate->ToString();
+    std::string text = candidate->Key();
     bool everywhere = true;
     for (size_t b = 1; b < branches.size() && everywhere; ++b) {
       bool found = false;
-      for (const BoundExprPtr& x : branches[b]) found |= x->ToString() == text;
+      for (const BoundExprPtr& x : branches[b]) found |= x->Key() == text;
       everywhere = found;
     }
     bool seen = false;
-    for (const BoundExprPtr& c : common) seen |= c->ToString() == text;
+    for (const BoundExprPtr& c : common) seen |= c->Key() == text;
     if (everywhere && !seen) common.push_back(candidate);
   }
   if (common.empty()) return {e};
@@ -269,7 +269,7 @@ std::vector<BoundExprPtr> FactorOr(const BoundExprPtr& e) {
     std::vector<BoundExprPtr> rest;
     for (const BoundExprPtr& x : parts) {
       bool is_common = false;
-      for (const BoundExprPtr& c : common) is_common |= c->ToString() == x->ToString();
+      for (const BoundExprPtr& c : common) is_common |= c->Key() == x->Key();
       if (!is_common) rest.push_back(x);
     }
     // A branch left with nothing is TRUE: the whole OR is then implied.
@@ -310,7 +310,7 @@ Result<BoundExprPtr> Lift(const BoundExprPtr& e, const std::vector<BoundExprPtr>
                           const std::vector<std::string>& key_text) {
   if (e->post_aggregate) return e;
   if (e->kind != BoundKind::kConstant) {
-    std::string text = e->ToString();
+    std::string text = e->Key();
     for (size_t k = 0; k < keys.size(); ++k) {
       if (key_text[k] == text && keys[k]->type == e->type) {
         auto ref = std::make_shared<BoundExpr>(*MakeColumn(static_cast<int>(k), e->type, e->name));
@@ -654,9 +654,9 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
         HOGLAKE_ASSIGN_OR_RETURN(agg.filter, BindCondition(*call.filter, filter_ctx));
       }
       std::string text = agg.name + (agg.distinct ? " distinct(" : "(");
-      for (const auto& a : agg.args) text += a->ToString() + ",";
+      for (const auto& a : agg.args) text += a->Key() + ",";
       text += ")";
-      if (agg.filter) text += " filter " + agg.filter->ToString();
+      if (agg.filter) text += " filter " + agg.filter->Key();
       size_t index = aggregates.size();
       for (size_t i = 0; i < aggregate_text.size(); ++i) {
         if (aggregate_text[i] == text) index = i;
@@ -714,7 +714,7 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
                         PgTypeName(key->type), " values is not supported");
       }
       keys.push_back(key);
-      key_text.push_back(key->ToString());
+      key_text.push_back(key->Key());
     }
   }
 
@@ -770,7 +770,7 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
         int found = -1;
         for (size_t i = 0; i < visible; ++i) {
           if (names[i] == ref.parts[0]) {
-            if (found >= 0 && projections[found]->ToString() != projections[i]->ToString()) {
+            if (found >= 0 && projections[found]->Key() != projections[i]->Key()) {
               return SqlError(SqlErrorKind::kAmbiguousColumn, clause, " \"", ref.parts[0],
                               "\" is ambiguous", Position(e.location));
             }
@@ -781,9 +781,9 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
       }
     }
     HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr bound, bind_output_expr(e, clause));
-    std::string text = bound->ToString();
+    std::string text = bound->Key();
     for (size_t i = 0; i < projections.size(); ++i) {
-      if (projections[i]->ToString() == text) return static_cast<int>(i);
+      if (projections[i]->Key() == text) return static_cast<int>(i);
     }
     if (query.distinct && query.distinct_on.empty()) {
       return SqlError(SqlErrorKind::kInvalidColumnReference,
@@ -1395,7 +1395,7 @@ Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operato
     return unsupported("count() in a correlated scalar subquery is not supported yet");
   }
   std::vector<std::string> key_text;
-  for (const BoundExprPtr& k : inner_keys) key_text.push_back(k->ToString());
+  for (const BoundExprPtr& k : inner_keys) key_text.push_back(k->Key());
   HOGLAKE_ASSIGN_OR_RETURN(value, Lift(value, inner_keys, key_text));
   auto agg = std::make_shared<LogicalOp>();
   agg->kind = LogicalKind::kAggregate;

@@ -69,6 +69,26 @@ std::string BoundExpr::ToString() const {
   return "?";
 }
 
+std::string BoundExpr::Key() const {
+  std::string out;
+  switch (kind) {
+    case BoundKind::kColumn:
+      return StrCat(outer_ref ? "outer#" : post_aggregate ? "agg#" : "#", column);
+    case BoundKind::kConstant:
+      return "const(" + PgTypeName(type) + ":" + (value.is_null ? "NULL" : ValueToString(value)) + ")";
+    default:
+      break;
+  }
+  out = StrCat(static_cast<int>(kind), ":", name, ":", PgTypeName(type), negated ? ":not" : "",
+               has_else ? ":else" : "", "(");
+  if (function != nullptr) out += std::string(function->name) + ";";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) out += ",";
+    out += args[i]->Key();
+  }
+  return out + ")";
+}
+
 namespace {
 
 std::string ExprList(const std::vector<BoundExprPtr>& exprs) {

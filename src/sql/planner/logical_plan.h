@@ -55,7 +55,12 @@ struct BoundExpr {
   bool has_else = false;  // kCase
   std::string name;       // a display name: the column's or function's
 
+  // For people (EXPLAIN, messages): columns by name.
   std::string ToString() const;
+  // For matching one expression against another (GROUP BY keys, repeated
+  // OR conditions, ORDER BY items): columns by position and scope, constants
+  // with their types — two different columns of one name differ.
+  std::string Key() const;
 };
 
 BoundExprPtr MakeColumn(int column, SqlType type, std::string name);

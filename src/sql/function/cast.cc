@@ -125,8 +125,11 @@ Result<Value> FromDouble(double d, const SqlType& to) {
     return NumericWithin(unscaled, to);
   }
   if (to.id == SqlTypeId::kReal) {
-    if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38) return OutOfRange(to);
-    return Value::Double(SqlTypeId::kReal, static_cast<float>(d));
+    // As PostgreSQL's float8 → float4: round first, then refuse a finite
+    // value that became infinite or a non-zero one that became zero.
+    const float f = static_cast<float>(d);
+    if ((std::isinf(f) && !std::isinf(d)) || (f == 0 && d != 0)) return OutOfRange(to);
+    return Value::Double(SqlTypeId::kReal, f);
   }
   return Value::Double(SqlTypeId::kDouble, d);
 }

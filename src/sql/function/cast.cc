@@ -1,5 +1,6 @@
 #include "sql/function/cast.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -102,7 +103,9 @@ double NumericToDouble(__int128 v, int scale) {
   return static_cast<double>(v) / std::pow(10.0, scale);
 }
 
-Result<Value> FromDouble(double d, const SqlType& to) {
+// `digits`: the significant digits a float keeps on its way to numeric, as
+// PostgreSQL's float8_numeric (DBL_DIG) and float4_numeric (FLT_DIG).
+Result<Value> FromDouble(double d, const SqlType& to, int digits = DBL_DIG) {
   if (to.is_integer()) {
     if (std::isnan(d) || std::isinf(d)) return OutOfRange(to);
     double r = std::nearbyint(d);  // half to even, as rint() in PostgreSQL
@@ -118,11 +121,14 @@ Result<Value> FromDouble(double d, const SqlType& to) {
                       "NaN and infinity cannot be converted to numeric here");
     }
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.15g", d);  // float8 → numeric keeps 15 digits
+    std::snprintf(buf, sizeof(buf), "%.*g", digits, d);
+    // An unconstrained numeric takes the scale the digits need.
+    SqlType type = to;
+    if (to.precision < 0) type.scale = NumericTextScale(buf);
     __int128 unscaled;
     bool overflow;
-    if (!ParsePgNumeric(buf, to.scale, &unscaled, &overflow)) return OutOfRange(to);
-    return NumericWithin(unscaled, to);
+    if (!ParsePgNumeric(buf, type.scale, &unscaled, &overflow)) return OutOfRange(to);
+    return NumericWithin(unscaled, type);
   }
   if (to.id == SqlTypeId::kReal) {
     // As PostgreSQL's float8 → float4: round first, then refuse a finite
@@ -312,7 +318,9 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
     }
     return FromDouble(NumericToDouble(value.n, from.scale), to);
   }
-  if (from.is_float()) return FromDouble(value.d, to);
+  if (from.is_float()) {
+    return FromDouble(value.d, to, from.id == SqlTypeId::kReal ? FLT_DIG : DBL_DIG);
+  }
   // date/time
   constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
   if (from.id == SqlTypeId::kDate) {
@@ -344,6 +352,11 @@ Result<BoundExprPtr> BindCast(BoundExprPtr arg, const SqlType& to, bool explicit
   SqlType target = to;
   if (to.id == SqlTypeId::kNumeric && to.precision < 0 && arg->type.id == SqlTypeId::kNumeric) {
     target.scale = arg->type.scale;
+  }
+  if (to.id == SqlTypeId::kNumeric && to.precision < 0 && arg->type.is_float()) {
+    // PostgreSQL gives each value the scale its digits need; one carrier
+    // needs one scale: as many fraction digits as the float type keeps.
+    target.scale = arg->type.id == SqlTypeId::kReal ? FLT_DIG : DBL_DIG;
   }
   return MakeCast(std::move(arg), target);
 }

@@ -347,6 +347,21 @@ Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<Bound
     // concat ignores NULLs: coalesce(arg::text, '') for each, joined.
     BoundExprPtr acc = MakeConstant(Value::Text(""));
     for (BoundExprPtr& arg : args) {
+      if (arg->type.id == SqlTypeId::kBoolean) {
+        // concat prints with the output function (t/f), not the cast
+        // (true/false): CASE WHEN arg THEN 't' WHEN arg IS NOT NULL THEN 'f' END.
+        auto not_null = std::make_shared<BoundExpr>();
+        not_null->kind = BoundKind::kIsNull;
+        not_null->negated = true;
+        not_null->type = SqlType::Of(SqlTypeId::kBoolean);
+        not_null->args = {arg};
+        auto output = std::make_shared<BoundExpr>();
+        output->kind = BoundKind::kCase;
+        output->type = SqlType::Of(SqlTypeId::kText);
+        output->args = {arg, MakeConstant(Value::Text("t")), not_null,
+                        MakeConstant(Value::Text("f"))};
+        arg = output;
+      }
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr text, BindCast(arg, SqlType::Of(SqlTypeId::kText), true));
       auto coalesce = std::make_shared<BoundExpr>();
       coalesce->kind = BoundKind::kCoalesce;

@@ -288,7 +288,11 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
   if (!CastExists(from, to)) return NoCast(from, to);
   if (value.is_null) return Value::Null(to);
   if (from.id == SqlTypeId::kUnknown || from.id == SqlTypeId::kText) return FromText(value.s, to);
-  if (to.id == SqlTypeId::kText) return Value::Text(ValueToString(value));
+  if (to.id == SqlTypeId::kText) {
+    // boolean's cast is booltext; its output function (ValueToString) says t/f.
+    if (from.id == SqlTypeId::kBoolean) return Value::Text(value.b ? "true" : "false");
+    return Value::Text(ValueToString(value));
+  }
   if (from.id == SqlTypeId::kBoolean) return Value::Integer(to.id, value.b ? 1 : 0);
   if (to.id == SqlTypeId::kBoolean) return Value::Boolean(value.i != 0);
   if (from.is_integer()) {

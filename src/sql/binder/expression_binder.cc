@@ -44,13 +44,16 @@ Result<BoundExprPtr> BindConstant(const ast::Constant& c) {
     case ast::ConstantKind::kInteger:
       return MakeConstant(Value::Integer(SqlTypeId::kInteger, c.integer_value));
     case ast::ConstantKind::kNumeric: {
-      // An integral literal that fits bigint is bigint; others are numeric.
+      // An integral literal that fits bigint is bigint (integer when it
+      // fits: the grammar folds a minus into -2147483648); others are numeric.
       const std::string& t = c.text;
       if (t.find_first_of(".eE") == std::string::npos) {
         int64_t v;
         bool overflow;
         if (ParsePgInteger(t, INT64_MIN, INT64_MAX, &v, &overflow)) {
-          return MakeConstant(Value::Integer(SqlTypeId::kBigint, v));
+          const bool fits_integer = v >= INT32_MIN && v <= INT32_MAX;
+          return MakeConstant(
+              Value::Integer(fits_integer ? SqlTypeId::kInteger : SqlTypeId::kBigint, v));
         }
       }
       int scale = NumericTextScale(t);

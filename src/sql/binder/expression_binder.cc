@@ -113,8 +113,20 @@ Result<std::optional<std::string>> IntervalWithFields(const std::string& text,
 }
 
 Result<BoundExprPtr> BindCastExpr(const ast::Cast& cast, ExprContext& ctx) {
-  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpression(*cast.arg, ctx));
   const ast::TypeName& tn = cast.type;
+  if (cast.arg->kind == ExprKind::kConstant &&
+      static_cast<const ast::Constant&>(*cast.arg).constant_kind == ast::ConstantKind::kNumeric) {
+    // 1e300::float8: the literal's digits read as a float directly (the
+    // correctly rounded value PostgreSQL's numeric → float gives too), so a
+    // literal past numeric's 38 digits still makes a float.
+    auto type = SqlTypeFromName(tn.names, tn.modifiers, tn.array_dimensions);
+    double d;
+    if (type.ok() && type->is_float() &&
+        ParsePgDouble(static_cast<const ast::Constant&>(*cast.arg).text, &d)) {
+      return BindCast(MakeConstant(Value::Double(SqlTypeId::kDouble, d)), *type, true);
+    }
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpression(*cast.arg, ctx));
   if (!tn.names.empty() && tn.names.back() == "interval" && !tn.modifiers.empty() &&
       arg->kind == BoundKind::kConstant && arg->type.id == SqlTypeId::kUnknown &&
       !arg->value.is_null) {

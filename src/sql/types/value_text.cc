@@ -167,29 +167,56 @@ void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string*
   }
 }
 
-void AppendPgDouble(double v, std::string* out) {
+namespace {
+
+// PostgreSQL's shortest-exact float output (float8out/float4out with
+// extra_float_digits > 0): the fewest digits that read back as `v`, in
+// fixed notation while the decimal exponent is in [-4, fixed_limit) (15 for
+// double, 6 for real), else as d.ddde±XX.
+template <typename F>
+void AppendShortestFloat(F v, int fixed_limit, std::string* out) {
   if (std::isnan(v)) {
     *out += "NaN";
-  } else if (std::isinf(v)) {
+    return;
+  }
+  if (std::isinf(v)) {
     *out += v > 0 ? "Infinity" : "-Infinity";
+    return;
+  }
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+  std::string_view sci(buf, r.ptr - buf);  // "-1.2345e+06"
+  const size_t e = sci.find('e');
+  int exponent = 0;
+  std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
+  if (exponent < -4 || exponent >= fixed_limit) {
+    out->append(sci);
+    return;
+  }
+  if (sci[0] == '-') out->push_back('-');
+  std::string digits;
+  for (char c : sci.substr(0, e)) {
+    if (c >= '0' && c <= '9') digits.push_back(c);
+  }
+  if (exponent < 0) {
+    *out += "0.";
+    out->append(-exponent - 1, '0');
+    *out += digits;
+  } else if (static_cast<size_t>(exponent) + 1 >= digits.size()) {
+    *out += digits;
+    out->append(exponent + 1 - digits.size(), '0');
   } else {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v);
-    out->append(buf, r.ptr);
+    out->append(digits, 0, exponent + 1);
+    out->push_back('.');
+    out->append(digits, exponent + 1);
   }
 }
 
-void AppendPgReal(float v, std::string* out) {
-  if (std::isnan(v)) {
-    *out += "NaN";
-  } else if (std::isinf(v)) {
-    *out += v > 0 ? "Infinity" : "-Infinity";
-  } else {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v);
-    out->append(buf, r.ptr);
-  }
-}
+}  // namespace
+
+void AppendPgDouble(double v, std::string* out) { AppendShortestFloat(v, 15, out); }
+
+void AppendPgReal(float v, std::string* out) { AppendShortestFloat(v, 6, out); }
 
 bool ParsePgBool(std::string_view text, bool* out) {
   text = Trim(text);

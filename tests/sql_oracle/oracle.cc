@@ -154,11 +154,6 @@ Decimal RoundTo(const Decimal& d, int scale) {
   return r;
 }
 
-int SignificantDigits(const Decimal& d) {
-  size_t first = d.digits.find_first_not_of('0');
-  return first == std::string::npos ? 0 : static_cast<int>(d.digits.size() - first);
-}
-
 bool NumericEqual(const std::string& a, const std::string& b) {
   if (a == b) return true;
   Decimal x, y;
@@ -167,7 +162,7 @@ bool NumericEqual(const std::string& a, const std::string& b) {
   if (x.scale == y.scale) return false;
   const Decimal& coarse = x.scale < y.scale ? x : y;
   const Decimal& fine = x.scale < y.scale ? y : x;
-  if (coarse.scale < 16 && SignificantDigits(coarse) < 16) return false;
+  if (fine.scale < 16) return false;
   return Canonical(RoundTo(fine, coarse.scale)) == Canonical(coarse);
 }
 

@@ -100,11 +100,12 @@ ValueKind KindOfType(const std::string& pg_type);
 // Value equality under the corpus rules:
 //   * NULL equals NULL only;
 //   * numeric: by value (trailing zeros and scale do not matter). When the
-//     two differ in scale and the coarser one looks like a division result
-//     (scale ≥ 16 or ≥ 16 significant digits — division, avg, variance and
-//     stddev give at least that many in both systems, but PostgreSQL picks
-//     the scale per value while the engine uses a fixed 16), both are rounded
-//     to the smaller scale and compared again;
+//     two differ in scale and the finer one has a scale of 16 or more, both
+//     are rounded to the smaller scale and compared again: that is a division
+//     result (division, avg, variance, stddev), whose scale PostgreSQL picks
+//     per value (select_div_scale: at least 16 significant digits, so 20
+//     fraction digits for 1/3.0 but none for a quotient of 10^19) while the
+//     engine's one carrier per column has a fixed scale of at least 16;
 //   * float (real, double precision): NaN equals NaN, infinities must match,
 //     others within a relative 1e-12 (summation order differs); so -0 equals
 //     0 (PostgreSQL itself treats them as one value, e.g. in GROUP BY, so

@@ -170,7 +170,14 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     case SqlTypeId::kReal:
     case SqlTypeId::kDouble: {
       double d;
-      if (!ParsePgDouble(text, &d)) return BadInput(to, text);
+      bool out_of_range;
+      if (!ParsePgDouble(text, &d, &out_of_range)) {
+        if (out_of_range) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "\"", text,
+                          "\" is out of range for type ", PgTypeName(to));
+        }
+        return BadInput(to, text);
+      }
       return FromDouble(d, to);
     }
     case SqlTypeId::kNumeric: {

@@ -260,7 +260,8 @@ bool ParsePgInteger(std::string_view text, int64_t min, int64_t max, int64_t* ou
   return true;
 }
 
-bool ParsePgDouble(std::string_view text, double* out) {
+bool ParsePgDouble(std::string_view text, double* out, bool* out_of_range) {
+  if (out_of_range != nullptr) *out_of_range = false;
   text = Trim(text);
   if (EqualsIgnoreCase(text, "nan")) return *out = std::nan(""), true;
   if (EqualsIgnoreCase(text, "infinity") || EqualsIgnoreCase(text, "+infinity") ||
@@ -272,6 +273,10 @@ bool ParsePgDouble(std::string_view text, double* out) {
   }
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);
   auto r = std::from_chars(text.data(), text.data() + text.size(), *out);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == text.data() + text.size() &&
+      out_of_range != nullptr) {
+    *out_of_range = true;
+  }
   return r.ec == std::errc() && r.ptr == text.data() + text.size() && !text.empty();
 }
 

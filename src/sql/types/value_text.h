@@ -23,7 +23,9 @@ void AppendPgReal(float v, std::string* out);
 
 bool ParsePgBool(std::string_view text, bool* out);
 bool ParsePgInteger(std::string_view text, int64_t min, int64_t max, int64_t* out, bool* overflow);
-bool ParsePgDouble(std::string_view text, double* out);
+// `out_of_range` (optional) tells a number too large, or too small to be
+// told from zero, from text that is not a number.
+bool ParsePgDouble(std::string_view text, double* out, bool* out_of_range = nullptr);
 // Plain decimal or exponent notation → unscaled at `scale`, rounded half
 // away from zero; false when more than 38 digits would be needed.
 bool ParsePgNumeric(std::string_view text, int scale, __int128* out, bool* overflow);

@@ -101,7 +101,16 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
     case AggregateKind::kSum:
     case AggregateKind::kAvg:
       if (t.is_float()) {
-        st.dsum += LoadDouble(*arg, row, t);
+        const double x = LoadDouble(*arg, row, t);
+        // sum(real) adds in real (float4pl); avg(real) and double in double.
+        const double sum =
+            kind == AggregateKind::kSum && t.id == SqlTypeId::kReal
+                ? static_cast<float>(static_cast<float>(st.dsum) + static_cast<float>(x))
+                : st.dsum + x;
+        if (std::isinf(sum) && !std::isinf(st.dsum) && !std::isinf(x)) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "value out of range: overflow");
+        }
+        st.dsum = sum;
       } else if (__builtin_add_overflow(st.isum, LoadUnscaled(*arg, row, t), &st.isum)) {
         return NumericOverflow();
       }

@@ -224,6 +224,12 @@ Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
       __int128 var;
       if (!DivideDecimal(num, 2 * s, den, 0, out.scale, &var)) return NumericOverflow();
       if (!root) return Value::Numeric(-1, out.scale, var);
+      // The root of the variance taken to 4 more digits (when they fit), so
+      // the variance's rounding does not reach the root's last digit.
+      __int128 finer;
+      if (out.scale >= 4 && DivideDecimal(num, 2 * s, den, 0, out.scale + 4, &finer)) {
+        return Value::Numeric(-1, out.scale, SqrtScaled(finer, out.scale - 4));
+      }
       return Value::Numeric(-1, out.scale, SqrtScaled(var, out.scale));
     }
     case AggregateKind::kMin:

@@ -283,7 +283,9 @@ Result<int64_t> BindLimitValue(const ast::Expr& e, const char* what, int64_t tim
   HOGLAKE_ASSIGN_OR_RETURN(Value v, FoldConstant(*bound));
   if (v.is_null) return -1;
   if (v.i < 0) {
-    return SqlError(SqlErrorKind::kInvalidRowCountInLimit, what, " must not be negative");
+    return SqlError(std::string_view(what) == "OFFSET" ? SqlErrorKind::kInvalidRowCountInOffset
+                                                       : SqlErrorKind::kInvalidRowCountInLimit,
+                    what, " must not be negative");
   }
   return v.i;
 }

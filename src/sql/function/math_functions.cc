@@ -85,7 +85,7 @@ Result<ArrayPtr> FloatMath(const ArrayData& a, const SqlType& type, MathOp op, i
         break;
       case MathOp::kSqrt:
         if (v < 0) {
-          return SqlError(SqlErrorKind::kInvalidParameterValue,
+          return SqlError(SqlErrorKind::kInvalidPowerArgument,
                           "cannot take square root of a negative number");
         }
         v = std::sqrt(v);

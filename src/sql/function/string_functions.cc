@@ -130,8 +130,7 @@ Result<ArrayPtr> SubstringKernel(const std::vector<ArrayPtr>& args, const BoundE
     if (args.size() == 3) {
       int64_t length = IntArg(*args[2], call.args[2]->type, i);
       if (length < 0) {
-        return SqlError(SqlErrorKind::kInvalidParameterValue,
-                        "negative substring length not allowed");
+        return SqlError(SqlErrorKind::kSubstringError, "negative substring length not allowed");
       }
       end = start + length;
     }

@@ -128,10 +128,18 @@ Result<BoundExprPtr> BindComparison(std::string_view op, BoundExprPtr l, BoundEx
     return SqlError(SqlErrorKind::kFeatureNotSupported, "comparing values of type ",
                     PgTypeName(l->type.is_nested() ? l->type : r->type), " is not supported");
   }
-  HOGLAKE_ASSIGN_OR_RETURN(SqlType common, CommonType({l->type, r->type}, "operator"));
-  if (common.id == SqlTypeId::kNumeric) common = SqlType::Numeric(-1, 0);
-  auto cast = CastBoth(l, r, common);
-  if (!cast.ok()) return NoOperator(op, l, r);
+  auto common = CommonType({l->type, r->type}, "operator");
+  if (!common.ok()) return NoOperator(op, l, r);
+  if (common->id == SqlTypeId::kNumeric) common = SqlType::Numeric(-1, 0);
+  auto cast = CastBoth(l, r, *common);
+  if (!cast.ok()) {
+    // A literal that does not read as the other side's type fails as input
+    // (1 = 'a': 22P02); only a missing cast means no such operator.
+    if (cast.error().detail.sqlstate != InfoFor(SqlErrorKind::kCannotCoerce).sqlstate) {
+      return cast.status();
+    }
+    return NoOperator(op, l, r);
+  }
   return MakeCall(f, {cast->first, cast->second}, SqlType::Of(SqlTypeId::kBoolean));
 }
 

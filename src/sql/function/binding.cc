@@ -260,9 +260,11 @@ Result<BoundExprPtr> BindMath(std::string_view name, const ScalarFunction* f,
     HOGLAKE_ASSIGN_OR_RETURN(x, BindCast(x, SqlType::Of(SqlTypeId::kDouble), false));
     return MakeCall(f, {x}, x->type);
   }
-  if (name != "abs" && x->type.is_integer() && args.size() == 1) {
-    // round/floor/ceil of an integer resolve to the double precision
-    // overloads (PostgreSQL's preferred type of the numeric category).
+  if (name != "abs" && (x->type.is_integer() || x->type.id == SqlTypeId::kReal) &&
+      args.size() == 1) {
+    // round/floor/ceil of an integer or a real resolve to the double
+    // precision overloads (there are none for real; double precision is the
+    // numeric category's preferred type).
     HOGLAKE_ASSIGN_OR_RETURN(x, BindCast(x, SqlType::Of(SqlTypeId::kDouble), false));
   }
   if (args.size() == 2) {

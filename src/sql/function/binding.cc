@@ -354,6 +354,8 @@ Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<Bound
     return BindFieldFunction(name, std::move(args));
   }
   if (name == "concat") {
+    // concat is VARIADIC: it needs at least one argument.
+    if (args.empty()) return NoFunction(name, args);
     // concat ignores NULLs: coalesce(arg::text, '') for each, joined.
     BoundExprPtr acc = MakeConstant(Value::Text(""));
     for (BoundExprPtr& arg : args) {

@@ -8,6 +8,7 @@
 #include "sql/function/cast.h"
 #include "sql/function/function_kernels.h"
 #include "sql/sql_error.h"
+#include "sql/types/value_text.h"
 
 namespace hoglake::sql {
 namespace {
@@ -42,6 +43,27 @@ Result<std::pair<BoundExprPtr, BoundExprPtr>> CastBoth(BoundExprPtr l, BoundExpr
   HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lc, BindCast(std::move(l), target, false));
   HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr rc, BindCast(std::move(r), target, false));
   return std::make_pair(std::move(lc), std::move(rc));
+}
+
+// PostgreSQL's select_div_scale, for a quotient of two known values: enough
+// fraction digits for 16 significant digits, judged from each operand's
+// leading base-10000 digit and its weight, and no fewer than either
+// operand's scale.
+int PgDivisionScale(const Value& a, const Value& b) {
+  auto leading = [](const Value& v, int* first) {
+    const __int128 u = v.n < 0 ? -v.n : v.n;
+    *first = 0;
+    if (u == 0) return 0;
+    const int e10 = DecimalDigits(u) - 1 - v.type.scale;  // 10^e10 ≤ |v| < 10^(e10+1)
+    const int weight = e10 >= 0 ? e10 / 4 : -((3 - e10) / 4);
+    const int shift = v.type.scale + 4 * weight;  // |v| / 10000^weight = u / 10^shift
+    *first = static_cast<int>(shift >= 0 ? u / PowerOfTen(shift) : u * PowerOfTen(-shift));
+    return weight;
+  };
+  int first_a, first_b;
+  int weight = leading(a, &first_a) - leading(b, &first_b);
+  if (first_a <= first_b) --weight;
+  return std::max({16 - weight * 4, a.type.scale, b.type.scale, 0});
 }
 
 Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundExprPtr r) {
@@ -92,7 +114,16 @@ Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundEx
     int sa = l->type.scale, sb = r->type.scale;
     int scale = std::max(sa, sb);
     if (op == "*") scale = sa + sb;
-    if (op == "/") scale = std::max({16, sa, sb});
+    if (op == "/") {
+      scale = std::max({16, sa, sb});
+      // Constants get PostgreSQL's scale (1 / 3.0 has 20 fraction digits);
+      // columns one scale for every row.
+      if (l->kind == BoundKind::kConstant && r->kind == BoundKind::kConstant && !l->value.is_null &&
+          !r->value.is_null) {
+        const int exact = PgDivisionScale(l->value, r->value);
+        if (exact <= kMaxNumericPrecision) scale = exact;
+      }
+    }
     if (scale > kMaxNumericPrecision) {
       return SqlError(SqlErrorKind::kNumericValueOutOfRange, "numeric result scale ", scale,
                       " exceeds the maximum 38");

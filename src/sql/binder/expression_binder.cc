@@ -444,10 +444,20 @@ Result<BoundExprPtr> BindExpression(const ast::Expr& expr, ExprContext& ctx) {
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr l, BindExpression(*n.left, ctx));
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr r, BindExpression(*n.right, ctx));
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr eq, BindComparisonOf("=", l, r));
-      if (l->type.id == SqlTypeId::kUnknown) {
-        HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, SqlType::Of(SqlTypeId::kText), false));
+      // The result is the first argument as the = operator takes it: an
+      // unknown literal gets the other side's type, and a lower numeric group
+      // is promoted (PostgreSQL has cross-type = within integers and within
+      // floats only: nullif(1, 2.2) is numeric, nullif(1::smallint, 2) smallint).
+      auto group = [](const SqlType& t) {
+        return t.is_integer() ? 1 : t.id == SqlTypeId::kNumeric ? 2 : t.is_float() ? 3 : 0;
+      };
+      SqlType type = l->type;
+      if (l->type.id == SqlTypeId::kUnknown ||
+          (group(l->type) > 0 && group(l->type) < group(r->type))) {
+        type = eq->args[0]->type;
       }
-      return MakeCase({eq}, {MakeConstant(Value::Null(l->type))}, l);
+      HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, type, false));
+      return MakeCase({eq}, {MakeConstant(Value::Null(type))}, l);
     }
     case ExprKind::kInList:
       return BindInList(static_cast<const ast::InList&>(expr), ctx);

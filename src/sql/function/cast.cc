@@ -146,8 +146,18 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     case SqlTypeId::kUnknown:
     case SqlTypeId::kJson:
       return Value::Text(text, to.id == SqlTypeId::kUnknown ? SqlTypeId::kText : to.id);
-    case SqlTypeId::kBytea:
-      return Value::Text(text, SqlTypeId::kBytea);
+    case SqlTypeId::kBytea: {
+      std::string bytes;
+      bool bad_hex;
+      if (!ParsePgBytea(text, &bytes, &bad_hex)) {
+        if (bad_hex) {
+          return SqlError(SqlErrorKind::kInvalidParameterValue, "invalid hexadecimal data: \"",
+                          text, "\"");
+        }
+        return BadInput(to, text);
+      }
+      return Value::Text(std::move(bytes), SqlTypeId::kBytea);
+    }
     case SqlTypeId::kBoolean: {
       bool b;
       if (!ParsePgBool(text, &b)) return BadInput(to, text);

@@ -218,6 +218,58 @@ void AppendPgDouble(double v, std::string* out) { AppendShortestFloat(v, 15, out
 
 void AppendPgReal(float v, std::string* out) { AppendShortestFloat(v, 6, out); }
 
+void AppendPgBytea(std::string_view bytes, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  *out += "\\x";
+  for (unsigned char c : bytes) {
+    out->push_back(kHex[c >> 4]);
+    out->push_back(kHex[c & 15]);
+  }
+}
+
+bool ParsePgBytea(std::string_view text, std::string* out, bool* bad_hex) {
+  out->clear();
+  *bad_hex = false;
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+  };
+  if (text.starts_with("\\x")) {
+    for (size_t i = 2; i < text.size();) {
+      if (std::isspace(static_cast<unsigned char>(text[i]))) {
+        ++i;
+        continue;
+      }
+      if (i + 1 >= text.size() || hex(text[i]) < 0 || hex(text[i + 1]) < 0) {
+        *bad_hex = true;
+        return false;
+      }
+      out->push_back(static_cast<char>(hex(text[i]) * 16 + hex(text[i + 1])));
+      i += 2;
+    }
+    return true;
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out->push_back(text[i]);
+    } else if (i + 1 < text.size() && text[i + 1] == '\\') {
+      out->push_back('\\');
+      ++i;
+    } else if (i + 3 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '3' &&
+               text[i + 2] >= '0' && text[i + 2] <= '7' && text[i + 3] >= '0' &&
+               text[i + 3] <= '7') {
+      out->push_back(static_cast<char>((text[i + 1] - '0') * 64 + (text[i + 2] - '0') * 8 +
+                                       (text[i + 3] - '0')));
+      i += 3;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool ParsePgBool(std::string_view text, bool* out) {
   text = Trim(text);
   static constexpr std::string_view kTrue[] = {"t", "true", "y", "yes", "on", "1"};

@@ -20,6 +20,8 @@ void AppendPgTimestamp(int64_t micros, bool with_zone, std::string* out);
 void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string* out);
 void AppendPgDouble(double v, std::string* out);
 void AppendPgReal(float v, std::string* out);
+// bytea's hex output: \x then two lower-case hex digits a byte.
+void AppendPgBytea(std::string_view bytes, std::string* out);
 
 bool ParsePgBool(std::string_view text, bool* out);
 bool ParsePgInteger(std::string_view text, int64_t min, int64_t max, int64_t* out, bool* overflow);
@@ -31,6 +33,10 @@ bool ParsePgDouble(std::string_view text, double* out, bool* out_of_range = null
 bool ParsePgNumeric(std::string_view text, int scale, __int128* out, bool* overflow);
 // The scale a numeric literal's text has ("1.50" → 2, "1e3" → 0).
 int NumericTextScale(std::string_view text);
+// bytea input: hex (\x0aff, blanks allowed between bytes) or escape
+// format (bytes as written, \\ for a backslash, \ooo for an octal byte).
+// *bad_hex tells bad hex digits (22023 in PostgreSQL) from bad escapes (22P02).
+bool ParsePgBytea(std::string_view text, std::string* out, bool* bad_hex);
 bool ParsePgDate(std::string_view text, int32_t* out);
 bool ParsePgTime(std::string_view text, int64_t* out);
 // `with_zone`: an offset converts to UTC; a value without one is UTC.

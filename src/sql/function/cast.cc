@@ -70,6 +70,11 @@ Error BadInput(const SqlType& to, std::string_view text) {
   return SqlError(kind, "invalid input syntax for type ", PgTypeName(to), ": \"", text, "\"");
 }
 
+Error FieldOverflow(std::string_view text) {
+  return SqlError(SqlErrorKind::kDatetimeFieldOverflow, "date/time field value out of range: \"",
+                  text, "\"");
+}
+
 // Rounds unscaled `v` at scale `from` to scale `to` (half away from zero).
 __int128 Rescale(__int128 v, int from, int to) {
   if (to >= from) return v * PowerOfTen(to - from);
@@ -204,7 +209,10 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     }
     case SqlTypeId::kDate: {
       int32_t days;
-      if (!ParsePgDate(text, &days)) return BadInput(to, text);
+      bool overflow;
+      if (!ParsePgDate(text, &days, &overflow)) {
+        return overflow ? FieldOverflow(text) : BadInput(to, text);
+      }
       return Value::Integer(SqlTypeId::kDate, days);
     }
     case SqlTypeId::kTime: {
@@ -215,8 +223,9 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     case SqlTypeId::kTimestamp:
     case SqlTypeId::kTimestampTz: {
       int64_t micros;
-      if (!ParsePgTimestamp(text, to.id == SqlTypeId::kTimestampTz, &micros)) {
-        return BadInput(to, text);
+      bool overflow;
+      if (!ParsePgTimestamp(text, to.id == SqlTypeId::kTimestampTz, &micros, &overflow)) {
+        return overflow ? FieldOverflow(text) : BadInput(to, text);
       }
       return Value::Integer(to.id, micros);
     }

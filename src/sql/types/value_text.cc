@@ -425,19 +425,25 @@ bool DaysInMonthOk(int64_t year, int64_t month, int64_t day) {
   return day <= limit;
 }
 
-bool ParseDatePart(std::string_view& s, int64_t* days) {
+// `overflow` (optional) is set when the text has the right shape but a field
+// is out of range (February 30th, hour 25): PostgreSQL's 22008 rather than
+// 22007.
+bool ParseDatePart(std::string_view& s, int64_t* days, bool* overflow = nullptr) {
   int64_t y, m, d;
   if (!ParseDigits(s, 1, 7, &y) || s.empty() || s[0] != '-') return false;
   s.remove_prefix(1);
   if (!ParseDigits(s, 1, 2, &m) || s.empty() || s[0] != '-') return false;
   s.remove_prefix(1);
   if (!ParseDigits(s, 1, 2, &d)) return false;
-  if (!DaysInMonthOk(y, m, d)) return false;
+  if (!DaysInMonthOk(y, m, d)) {
+    if (overflow != nullptr) *overflow = true;
+    return false;
+  }
   *days = DaysFromCivil(y, static_cast<int>(m), static_cast<int>(d));
   return true;
 }
 
-bool ParseTimePart(std::string_view& s, int64_t* micros) {
+bool ParseTimePart(std::string_view& s, int64_t* micros, bool* overflow = nullptr) {
   int64_t h, mi, sec = 0, frac = 0;
   if (!ParseDigits(s, 1, 2, &h) || s.empty() || s[0] != ':') return false;
   s.remove_prefix(1);
@@ -460,17 +466,21 @@ bool ParseTimePart(std::string_view& s, int64_t* micros) {
       for (int i = n; i < 6; ++i) frac *= 10;
     }
   }
-  if (h > 24 || mi > 59 || sec > 60) return false;
+  if (h > 24 || mi > 59 || sec > 60) {
+    if (overflow != nullptr) *overflow = true;
+    return false;
+  }
   *micros = ((h * 60 + mi) * 60 + sec) * kMicrosPerSecond + frac;
   return true;
 }
 
 }  // namespace
 
-bool ParsePgDate(std::string_view text, int32_t* out) {
+bool ParsePgDate(std::string_view text, int32_t* out, bool* field_overflow) {
+  if (field_overflow != nullptr) *field_overflow = false;
   text = Trim(text);
   int64_t days;
-  if (!ParseDatePart(text, &days)) return false;
+  if (!ParseDatePart(text, &days, field_overflow)) return false;
   // PostgreSQL accepts a date with a time of day (dropped) in some styles;
   // we accept exactly a date.
   if (!Trim(text).empty()) return false;
@@ -484,15 +494,16 @@ bool ParsePgTime(std::string_view text, int64_t* out) {
   return Trim(text).empty() && *out <= kMicrosPerDay;
 }
 
-bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out) {
+bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out, bool* field_overflow) {
+  if (field_overflow != nullptr) *field_overflow = false;
   text = Trim(text);
   int64_t days;
-  if (!ParseDatePart(text, &days)) return false;
+  if (!ParseDatePart(text, &days, field_overflow)) return false;
   int64_t micros = 0;
   if (!text.empty() && (text[0] == ' ' || text[0] == 'T' || text[0] == 't')) {
     text.remove_prefix(1);
     text = Trim(text);
-    if (!ParseTimePart(text, &micros)) return false;
+    if (!ParseTimePart(text, &micros, field_overflow)) return false;
   }
   text = Trim(text);
   int64_t offset_seconds = 0;

@@ -37,10 +37,13 @@ int NumericTextScale(std::string_view text);
 // format (bytes as written, \\ for a backslash, \ooo for an octal byte).
 // *bad_hex tells bad hex digits (22023 in PostgreSQL) from bad escapes (22P02).
 bool ParsePgBytea(std::string_view text, std::string* out, bool* bad_hex);
-bool ParsePgDate(std::string_view text, int32_t* out);
+// `field_overflow` (optional): the text has the shape of a date but a field
+// is out of range (2023-02-29, 25:00), which PostgreSQL reports as 22008.
+bool ParsePgDate(std::string_view text, int32_t* out, bool* field_overflow = nullptr);
 bool ParsePgTime(std::string_view text, int64_t* out);
 // `with_zone`: an offset converts to UTC; a value without one is UTC.
-bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out);
+bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out,
+                      bool* field_overflow = nullptr);
 // "1 day", "2 hours 30 minutes", "1 year 2 mons", "-3 days", "04:05:06",
 // "P1D"-style is not accepted.
 bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int64_t* micros);

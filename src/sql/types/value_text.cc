@@ -598,6 +598,10 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       us += static_cast<int64_t>(std::llround(number * 60 * kMicrosPerSecond));
     } else if (is({"second", "seconds", "sec", "secs", "s"})) {
       us += static_cast<int64_t>(std::llround(number * kMicrosPerSecond));
+    } else if (is({"millisecond", "milliseconds", "ms", "msec", "msecs"})) {
+      us += static_cast<int64_t>(std::llround(number * 1000));
+    } else if (is({"microsecond", "microseconds", "us", "usec", "usecs"})) {
+      us += static_cast<int64_t>(std::llround(number));
     } else {
       return false;
     }

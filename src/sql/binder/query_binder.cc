@@ -1009,9 +1009,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
     }
     for (const auto& [l, r] : merged) {
       BoundExprPtr value;
-      SqlType type = l.type;
+      // Of the two sides' common type, for every join kind (integer USING
+      // bigint is bigint even for an inner join).
+      HOGLAKE_ASSIGN_OR_RETURN(SqlType type, CommonType({l.type, r.type}, "JOIN/USING"));
       if (join->join_kind == JoinKind::kFull) {
-        HOGLAKE_ASSIGN_OR_RETURN(type, CommonType({l.type, r.type}, "JOIN/USING"));
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lc, BindCast(MakeColumn(l.index, l.type, l.name), type, false));
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr rc, BindCast(MakeColumn(r.index, r.type, r.name), type, false));
         auto c = std::make_shared<BoundExpr>();
@@ -1019,11 +1020,11 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
         c->type = type;
         c->args = {lc, rc};
         value = c;
-      } else if (join->join_kind == JoinKind::kRight) {
-        value = MakeColumn(r.index, r.type, r.name);
-        type = r.type;
       } else {
-        value = MakeColumn(l.index, l.type, l.name);
+        const ScopeColumn& side = join->join_kind == JoinKind::kRight ? r : l;
+        HOGLAKE_ASSIGN_OR_RETURN(
+            value, BindCast(MakeColumn(side.index, side.type, side.name), type, false));
+        type = value->type;
       }
       out.scope.columns.push_back(ScopeColumn{"", l.name, type, static_cast<int>(exprs.size()), false});
       exprs.push_back(value);

@@ -1039,6 +1039,9 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
     out.plan = MakeProject(join, std::move(exprs), std::move(names));
   }
   if (!ref.alias.empty()) {
+    // An alias hides the joined tables: only the join's own columns (the
+    // merged USING columns once) remain, under the alias.
+    std::erase_if(out.scope.columns, [](const ScopeColumn& c) { return c.hidden; });
     for (ScopeColumn& c : out.scope.columns) c.relation = ref.alias;
   }
   return out;

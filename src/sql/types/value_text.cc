@@ -136,14 +136,20 @@ void AppendPgTimestamp(int64_t micros, bool with_zone, std::string* out) {
 }
 
 void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string* out) {
+  // PostgreSQL's EncodeInterval (IntervalStyle postgres): plural unless
+  // exactly 1 ("-1 days"); a positive field right after a negative one
+  // carries a '+' ("-1 days +02:00:00").
   size_t start = out->size();
+  bool after_negative = false;
   auto part = [&](int64_t n, const char* unit) {
     if (n == 0) return;
     if (out->size() > start) out->push_back(' ');
+    if (after_negative && n > 0) out->push_back('+');
     *out += std::to_string(n);
     *out += ' ';
     *out += unit;
-    if (n != 1 && n != -1) out->push_back('s');
+    if (n != 1) out->push_back('s');
+    after_negative = n < 0;
   };
   part(months / 12, "year");
   part(months % 12, "mon");
@@ -153,6 +159,8 @@ void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string*
     if (micros < 0) {
       out->push_back('-');
       micros = -micros;
+    } else if (after_negative) {
+      out->push_back('+');
     }
     int64_t hours = micros / (3600 * kMicrosPerSecond);
     std::string h = std::to_string(hours);

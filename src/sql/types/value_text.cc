@@ -587,19 +587,27 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       }
       return false;
     };
-    bool whole = number == std::floor(number);
+    // A fraction of a unit cascades down as PostgreSQL's DecodeInterval does:
+    // years to whole months, months to 30-day days, weeks and days to days
+    // and then microseconds (1.5 days is 1 day 12:00:00).
+    const double whole = std::trunc(number);
+    const double fraction = number - whole;
+    auto fraction_of_day = [&](double days_fraction) {
+      const int64_t extra = static_cast<int64_t>(days_fraction);
+      d += extra;
+      us += static_cast<int64_t>(std::llround((days_fraction - extra) * kMicrosPerDay));
+    };
     if (is({"year", "years", "y", "yr", "yrs"})) {
-      if (!whole) return false;
-      m += static_cast<int64_t>(number) * 12;
+      m += static_cast<int64_t>(whole) * 12 + static_cast<int64_t>(std::nearbyint(fraction * 12));
     } else if (is({"month", "months", "mon", "mons"})) {
-      if (!whole) return false;
-      m += static_cast<int64_t>(number);
+      m += static_cast<int64_t>(whole);
+      fraction_of_day(fraction * 30);
     } else if (is({"week", "weeks", "w"})) {
-      if (!whole) return false;
-      d += static_cast<int64_t>(number) * 7;
+      d += static_cast<int64_t>(whole) * 7;
+      fraction_of_day(fraction * 7);
     } else if (is({"day", "days", "d"})) {
-      if (!whole) return false;
-      d += static_cast<int64_t>(number);
+      d += static_cast<int64_t>(whole);
+      fraction_of_day(fraction);
     } else if (is({"hour", "hours", "h", "hr", "hrs"})) {
       us += static_cast<int64_t>(std::llround(number * 3600 * kMicrosPerSecond));
     } else if (is({"minute", "minutes", "min", "mins", "m"})) {

@@ -36,9 +36,13 @@ enum class SqlErrorKind {
   kDatetimeFieldOverflow,    // 22008
   kStringDataRightTruncation,// 22001
   kInvalidParameterValue,    // 22023
+  kInvalidEscapeSequence,    // 22025 (LIKE's escape)
+  kSubstringError,           // 22011 (a negative substring length)
+  kInvalidPowerArgument,     // 2201F (sqrt of a negative number)
   kArraySubscriptError,      // 2202E
   kCardinalityViolation,     // 21000 (a scalar subquery returned two rows)
   kInvalidRowCountInLimit,   // 2201W
+  kInvalidRowCountInOffset,  // 2201X
   kWrongObjectType,          // 42809 (not a query: DDL, DML, COPY, …)
   kQueryCanceled,            // 57014
   kOutOfMemory,              // 53200 (the query's memory budget)

@@ -1,6 +1,6 @@
 // The SQL engine end to end over MemoryLake: parse, bind, plan, execute,
 // with PostgreSQL's answers written out (the PostgreSQL-oracle corpus in
-// tests/integration checks the same against a real server).
+// tests/sql_oracle checks the same against a real server).
 #include <gtest/gtest.h>
 
 #include <chrono>

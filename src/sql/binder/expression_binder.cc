@@ -44,13 +44,16 @@ Result<BoundExprPtr> BindConstant(const ast::Constant& c) {
     case ast::ConstantKind::kInteger:
       return MakeConstant(Value::Integer(SqlTypeId::kInteger, c.integer_value));
     case ast::ConstantKind::kNumeric: {
-      // An integral literal that fits bigint is bigint; others are numeric.
+      // An integral literal that fits bigint is bigint (integer when it
+      // fits: the grammar folds a minus into -2147483648); others are numeric.
       const std::string& t = c.text;
       if (t.find_first_of(".eE") == std::string::npos) {
         int64_t v;
         bool overflow;
         if (ParsePgInteger(t, INT64_MIN, INT64_MAX, &v, &overflow)) {
-          return MakeConstant(Value::Integer(SqlTypeId::kBigint, v));
+          const bool fits_integer = v >= INT32_MIN && v <= INT32_MAX;
+          return MakeConstant(
+              Value::Integer(fits_integer ? SqlTypeId::kInteger : SqlTypeId::kBigint, v));
         }
       }
       int scale = NumericTextScale(t);
@@ -110,8 +113,20 @@ Result<std::optional<std::string>> IntervalWithFields(const std::string& text,
 }
 
 Result<BoundExprPtr> BindCastExpr(const ast::Cast& cast, ExprContext& ctx) {
-  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpression(*cast.arg, ctx));
   const ast::TypeName& tn = cast.type;
+  if (cast.arg->kind == ExprKind::kConstant &&
+      static_cast<const ast::Constant&>(*cast.arg).constant_kind == ast::ConstantKind::kNumeric) {
+    // 1e300::float8: the literal's digits read as a float directly (the
+    // correctly rounded value PostgreSQL's numeric → float gives too), so a
+    // literal past numeric's 38 digits still makes a float.
+    auto type = SqlTypeFromName(tn.names, tn.modifiers, tn.array_dimensions);
+    double d;
+    if (type.ok() && type->is_float() &&
+        ParsePgDouble(static_cast<const ast::Constant&>(*cast.arg).text, &d)) {
+      return BindCast(MakeConstant(Value::Double(SqlTypeId::kDouble, d)), *type, true);
+    }
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr arg, BindExpression(*cast.arg, ctx));
   if (!tn.names.empty() && tn.names.back() == "interval" && !tn.modifiers.empty() &&
       arg->kind == BoundKind::kConstant && arg->type.id == SqlTypeId::kUnknown &&
       !arg->value.is_null) {
@@ -429,10 +444,20 @@ Result<BoundExprPtr> BindExpression(const ast::Expr& expr, ExprContext& ctx) {
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr l, BindExpression(*n.left, ctx));
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr r, BindExpression(*n.right, ctx));
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr eq, BindComparisonOf("=", l, r));
-      if (l->type.id == SqlTypeId::kUnknown) {
-        HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, SqlType::Of(SqlTypeId::kText), false));
+      // The result is the first argument as the = operator takes it: an
+      // unknown literal gets the other side's type, and a lower numeric group
+      // is promoted (PostgreSQL has cross-type = within integers and within
+      // floats only: nullif(1, 2.2) is numeric, nullif(1::smallint, 2) smallint).
+      auto group = [](const SqlType& t) {
+        return t.is_integer() ? 1 : t.id == SqlTypeId::kNumeric ? 2 : t.is_float() ? 3 : 0;
+      };
+      SqlType type = l->type;
+      if (l->type.id == SqlTypeId::kUnknown ||
+          (group(l->type) > 0 && group(l->type) < group(r->type))) {
+        type = eq->args[0]->type;
       }
-      return MakeCase({eq}, {MakeConstant(Value::Null(l->type))}, l);
+      HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, type, false));
+      return MakeCase({eq}, {MakeConstant(Value::Null(type))}, l);
     }
     case ExprKind::kInList:
       return BindInList(static_cast<const ast::InList&>(expr), ctx);

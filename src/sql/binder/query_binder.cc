@@ -343,7 +343,9 @@ Result<int64_t> BindLimitValue(const ast::Expr& e, const char* what, int64_t tim
   HOGLAKE_ASSIGN_OR_RETURN(Value v, FoldConstant(*bound));
   if (v.is_null) return -1;
   if (v.i < 0) {
-    return SqlError(SqlErrorKind::kInvalidRowCountInLimit, what, " must not be negative");
+    return SqlError(std::string_view(what) == "OFFSET" ? SqlErrorKind::kInvalidRowCountInOffset
+                                                       : SqlErrorKind::kInvalidRowCountInLimit,
+                    what, " must not be negative");
   }
   return v.i;
 }
@@ -1067,9 +1069,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
     }
     for (const auto& [l, r] : merged) {
       BoundExprPtr value;
-      SqlType type = l.type;
+      // Of the two sides' common type, for every join kind (integer USING
+      // bigint is bigint even for an inner join).
+      HOGLAKE_ASSIGN_OR_RETURN(SqlType type, CommonType({l.type, r.type}, "JOIN/USING"));
       if (join->join_kind == JoinKind::kFull) {
-        HOGLAKE_ASSIGN_OR_RETURN(type, CommonType({l.type, r.type}, "JOIN/USING"));
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lc, BindCast(MakeColumn(l.index, l.type, l.name), type, false));
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr rc, BindCast(MakeColumn(r.index, r.type, r.name), type, false));
         auto c = std::make_shared<BoundExpr>();
@@ -1077,11 +1080,11 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
         c->type = type;
         c->args = {lc, rc};
         value = c;
-      } else if (join->join_kind == JoinKind::kRight) {
-        value = MakeColumn(r.index, r.type, r.name);
-        type = r.type;
       } else {
-        value = MakeColumn(l.index, l.type, l.name);
+        const ScopeColumn& side = join->join_kind == JoinKind::kRight ? r : l;
+        HOGLAKE_ASSIGN_OR_RETURN(
+            value, BindCast(MakeColumn(side.index, side.type, side.name), type, false));
+        type = value->type;
       }
       out.scope.columns.push_back(ScopeColumn{"", l.name, type, static_cast<int>(exprs.size()), false});
       exprs.push_back(value);
@@ -1096,6 +1099,9 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
     out.plan = MakeProject(join, std::move(exprs), std::move(names));
   }
   if (!ref.alias.empty()) {
+    // An alias hides the joined tables: only the join's own columns (the
+    // merged USING columns once) remain, under the alias.
+    std::erase_if(out.scope.columns, [](const ScopeColumn& c) { return c.hidden; });
     for (ScopeColumn& c : out.scope.columns) c.relation = ref.alias;
   }
   return out;

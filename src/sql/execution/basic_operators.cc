@@ -38,8 +38,14 @@ class ValuesOperator : public PhysicalOperator {
     for (size_t c = 0; c < plan_.output.size(); ++c) {
       std::unique_ptr<columnar::ArrayBuilder> builder =
           columnar::MakeBuilder(CarrierType(plan_.output[c].type));
+      // An unconstrained numeric column's values are carried at its scale
+      // (a cast to unconstrained numeric keeps each value's own).
+      SqlType target = plan_.output[c].type;
+      if (target.id == SqlTypeId::kNumeric && target.precision < 0) {
+        target = SqlType::Numeric(kMaxNumericPrecision, target.scale);
+      }
       for (const std::vector<Value>& row : plan_.rows) {
-        HOGLAKE_ASSIGN_OR_RETURN(Value v, CastValue(row[c], plan_.output[c].type));
+        HOGLAKE_ASSIGN_OR_RETURN(Value v, CastValue(row[c], target));
         v.type = plan_.output[c].type;
         HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), v));
       }

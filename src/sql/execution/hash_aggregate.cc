@@ -28,6 +28,7 @@ struct AggState {
   bool has = false;
   __int128 isum = 0;  // integers and numerics (unscaled)
   __int128 sq = 0;    // sum of squares (variance of integers/numerics)
+  __int128 shift = 0;  // variance sums are of x − the first x (same variance, smaller sums)
   double dsum = 0;    // floats
   double mean = 0;    // Welford (variance of floats)
   double m2 = 0;
@@ -100,7 +101,16 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
     case AggregateKind::kSum:
     case AggregateKind::kAvg:
       if (t.is_float()) {
-        st.dsum += LoadDouble(*arg, row, t);
+        const double x = LoadDouble(*arg, row, t);
+        // sum(real) adds in real (float4pl); avg(real) and double in double.
+        const double sum =
+            kind == AggregateKind::kSum && t.id == SqlTypeId::kReal
+                ? static_cast<float>(static_cast<float>(st.dsum) + static_cast<float>(x))
+                : st.dsum + x;
+        if (std::isinf(sum) && !std::isinf(st.dsum) && !std::isinf(x)) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "value out of range: overflow");
+        }
+        st.dsum = sum;
       } else if (__builtin_add_overflow(st.isum, LoadUnscaled(*arg, row, t), &st.isum)) {
         return NumericOverflow();
       }
@@ -116,7 +126,9 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
         st.m2 += delta * (x - st.mean);
       } else {
         __int128 x = LoadUnscaled(*arg, row, t), x2;
-        if (__builtin_mul_overflow(x, x, &x2) || __builtin_add_overflow(st.sq, x2, &st.sq) ||
+        if (st.count == 1) st.shift = x;
+        if (__builtin_sub_overflow(x, st.shift, &x) || __builtin_mul_overflow(x, x, &x2) ||
+            __builtin_add_overflow(st.sq, x2, &st.sq) ||
             __builtin_add_overflow(st.isum, x, &st.isum)) {
           return NumericOverflow();
         }
@@ -141,6 +153,26 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
       break;
   }
   return Status::Ok();
+}
+
+// round(sqrt(v · 10^shift)) for v ≥ 0, exactly: the long-hand square root,
+// two decimal digits at a time (the root stays below 10^27, so every step
+// fits 128 bits).
+__int128 SqrtScaled(__int128 v, int shift) {
+  std::string digits;
+  for (__int128 rest = v; rest > 0; rest /= 10) digits.insert(digits.begin(), '0' + rest % 10);
+  digits.append(shift, '0');
+  if (digits.size() % 2 == 1) digits.insert(digits.begin(), '0');
+  __int128 root = 0, remainder = 0;
+  for (size_t i = 0; i < digits.size(); i += 2) {
+    remainder = remainder * 100 + (digits[i] - '0') * 10 + (digits[i + 1] - '0');
+    int d = 0;
+    while ((20 * root + d + 1) * (d + 1) <= remainder) ++d;
+    remainder -= (20 * root + d) * d;
+    root = root * 10 + d;
+  }
+  // sqrt ≥ root + ½ ⇔ remainder = M − root² ≥ root + ¼.
+  return remainder > root ? root + 1 : root;
 }
 
 Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
@@ -192,9 +224,13 @@ Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
       __int128 var;
       if (!DivideDecimal(num, 2 * s, den, 0, out.scale, &var)) return NumericOverflow();
       if (!root) return Value::Numeric(-1, out.scale, var);
-      long double v = static_cast<long double>(var) / static_cast<long double>(PowerOfTen(out.scale));
-      long double r = std::sqrt(v) * static_cast<long double>(PowerOfTen(out.scale));
-      return Value::Numeric(-1, out.scale, static_cast<__int128>(std::llroundl(r)));
+      // The root of the variance taken to 4 more digits (when they fit), so
+      // the variance's rounding does not reach the root's last digit.
+      __int128 finer;
+      if (out.scale >= 4 && DivideDecimal(num, 2 * s, den, 0, out.scale + 4, &finer)) {
+        return Value::Numeric(-1, out.scale, SqrtScaled(finer, out.scale - 4));
+      }
+      return Value::Numeric(-1, out.scale, SqrtScaled(var, out.scale));
     }
     case AggregateKind::kMin:
     case AggregateKind::kMax: {

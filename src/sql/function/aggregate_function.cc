@@ -107,7 +107,8 @@ Result<BoundAggregate> BindAggregate(std::string_view name, std::vector<BoundExp
         HOGLAKE_ASSIGN_OR_RETURN(arg, BindCast(arg, SqlType::Of(SqlTypeId::kText), false));
         t = arg->type;
       }
-      if (t.is_nested() || t.id == SqlTypeId::kBoolean || t.id == SqlTypeId::kJson) {
+      if (t.is_nested() || t.id == SqlTypeId::kBoolean || t.id == SqlTypeId::kJson ||
+          t.id == SqlTypeId::kBytea) {
         return NoAggregate(name, {arg});
       }
       agg.type = t;

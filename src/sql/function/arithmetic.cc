@@ -102,6 +102,12 @@ Result<ArrayPtr> FloatArith(const ArrayData& a, const ArrayData& b, const SqlTyp
     if (std::isinf(z[i]) && !std::isinf(x[i]) && !std::isinf(y[i])) {
       return SqlError(SqlErrorKind::kNumericValueOutOfRange, "value out of range: overflow");
     }
+    // As float8mul/float8div: a product or quotient of non-zero finite
+    // values that rounds to zero is an error too.
+    if (z[i] == 0 && x[i] != 0 &&
+        ((op == ArithOp::kMul && y[i] != 0) || (op == ArithOp::kDiv && !std::isinf(y[i])))) {
+      return SqlError(SqlErrorKind::kNumericValueOutOfRange, "value out of range: underflow");
+    }
   }
   out.AdoptValidity(validity, nulls);
   return out.Finish();

@@ -8,6 +8,7 @@
 #include "sql/function/cast.h"
 #include "sql/function/function_kernels.h"
 #include "sql/sql_error.h"
+#include "sql/types/value_text.h"
 
 namespace hoglake::sql {
 namespace {
@@ -42,6 +43,27 @@ Result<std::pair<BoundExprPtr, BoundExprPtr>> CastBoth(BoundExprPtr l, BoundExpr
   HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lc, BindCast(std::move(l), target, false));
   HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr rc, BindCast(std::move(r), target, false));
   return std::make_pair(std::move(lc), std::move(rc));
+}
+
+// PostgreSQL's select_div_scale, for a quotient of two known values: enough
+// fraction digits for 16 significant digits, judged from each operand's
+// leading base-10000 digit and its weight, and no fewer than either
+// operand's scale.
+int PgDivisionScale(const Value& a, const Value& b) {
+  auto leading = [](const Value& v, int* first) {
+    const __int128 u = v.n < 0 ? -v.n : v.n;
+    *first = 0;
+    if (u == 0) return 0;
+    const int e10 = DecimalDigits(u) - 1 - v.type.scale;  // 10^e10 ≤ |v| < 10^(e10+1)
+    const int weight = e10 >= 0 ? e10 / 4 : -((3 - e10) / 4);
+    const int shift = v.type.scale + 4 * weight;  // |v| / 10000^weight = u / 10^shift
+    *first = static_cast<int>(shift >= 0 ? u / PowerOfTen(shift) : u * PowerOfTen(-shift));
+    return weight;
+  };
+  int first_a, first_b;
+  int weight = leading(a, &first_a) - leading(b, &first_b);
+  if (first_a <= first_b) --weight;
+  return std::max({16 - weight * 4, a.type.scale, b.type.scale, 0});
 }
 
 Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundExprPtr r) {
@@ -92,7 +114,16 @@ Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundEx
     int sa = l->type.scale, sb = r->type.scale;
     int scale = std::max(sa, sb);
     if (op == "*") scale = sa + sb;
-    if (op == "/") scale = std::max({16, sa, sb});
+    if (op == "/") {
+      scale = std::max({16, sa, sb});
+      // Constants get PostgreSQL's scale (1 / 3.0 has 20 fraction digits);
+      // columns one scale for every row.
+      if (l->kind == BoundKind::kConstant && r->kind == BoundKind::kConstant && !l->value.is_null &&
+          !r->value.is_null) {
+        const int exact = PgDivisionScale(l->value, r->value);
+        if (exact <= kMaxNumericPrecision) scale = exact;
+      }
+    }
     if (scale > kMaxNumericPrecision) {
       return SqlError(SqlErrorKind::kNumericValueOutOfRange, "numeric result scale ", scale,
                       " exceeds the maximum 38");
@@ -128,10 +159,18 @@ Result<BoundExprPtr> BindComparison(std::string_view op, BoundExprPtr l, BoundEx
     return SqlError(SqlErrorKind::kFeatureNotSupported, "comparing values of type ",
                     PgTypeName(l->type.is_nested() ? l->type : r->type), " is not supported");
   }
-  HOGLAKE_ASSIGN_OR_RETURN(SqlType common, CommonType({l->type, r->type}, "operator"));
-  if (common.id == SqlTypeId::kNumeric) common = SqlType::Numeric(-1, 0);
-  auto cast = CastBoth(l, r, common);
-  if (!cast.ok()) return NoOperator(op, l, r);
+  auto common = CommonType({l->type, r->type}, "operator");
+  if (!common.ok()) return NoOperator(op, l, r);
+  if (common->id == SqlTypeId::kNumeric) common = SqlType::Numeric(-1, 0);
+  auto cast = CastBoth(l, r, *common);
+  if (!cast.ok()) {
+    // A literal that does not read as the other side's type fails as input
+    // (1 = 'a': 22P02); only a missing cast means no such operator.
+    if (cast.error().detail.sqlstate != InfoFor(SqlErrorKind::kCannotCoerce).sqlstate) {
+      return cast.status();
+    }
+    return NoOperator(op, l, r);
+  }
   return MakeCall(f, {cast->first, cast->second}, SqlType::Of(SqlTypeId::kBoolean));
 }
 
@@ -252,9 +291,11 @@ Result<BoundExprPtr> BindMath(std::string_view name, const ScalarFunction* f,
     HOGLAKE_ASSIGN_OR_RETURN(x, BindCast(x, SqlType::Of(SqlTypeId::kDouble), false));
     return MakeCall(f, {x}, x->type);
   }
-  if (name != "abs" && x->type.is_integer() && args.size() == 1) {
-    // round/floor/ceil of an integer resolve to the double precision
-    // overloads (PostgreSQL's preferred type of the numeric category).
+  if (name != "abs" && (x->type.is_integer() || x->type.id == SqlTypeId::kReal) &&
+      args.size() == 1) {
+    // round/floor/ceil of an integer or a real resolve to the double
+    // precision overloads (there are none for real; double precision is the
+    // numeric category's preferred type).
     HOGLAKE_ASSIGN_OR_RETURN(x, BindCast(x, SqlType::Of(SqlTypeId::kDouble), false));
   }
   if (args.size() == 2) {
@@ -344,9 +385,26 @@ Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<Bound
     return BindFieldFunction(name, std::move(args));
   }
   if (name == "concat") {
+    // concat is VARIADIC: it needs at least one argument.
+    if (args.empty()) return NoFunction(name, args);
     // concat ignores NULLs: coalesce(arg::text, '') for each, joined.
     BoundExprPtr acc = MakeConstant(Value::Text(""));
     for (BoundExprPtr& arg : args) {
+      if (arg->type.id == SqlTypeId::kBoolean) {
+        // concat prints with the output function (t/f), not the cast
+        // (true/false): CASE WHEN arg THEN 't' WHEN arg IS NOT NULL THEN 'f' END.
+        auto not_null = std::make_shared<BoundExpr>();
+        not_null->kind = BoundKind::kIsNull;
+        not_null->negated = true;
+        not_null->type = SqlType::Of(SqlTypeId::kBoolean);
+        not_null->args = {arg};
+        auto output = std::make_shared<BoundExpr>();
+        output->kind = BoundKind::kCase;
+        output->type = SqlType::Of(SqlTypeId::kText);
+        output->args = {arg, MakeConstant(Value::Text("t")), not_null,
+                        MakeConstant(Value::Text("f"))};
+        arg = output;
+      }
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr text, BindCast(arg, SqlType::Of(SqlTypeId::kText), true));
       auto coalesce = std::make_shared<BoundExpr>();
       coalesce->kind = BoundKind::kCoalesce;

@@ -1,5 +1,6 @@
 #include "sql/function/cast.h"
 
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 
@@ -69,6 +70,11 @@ Error BadInput(const SqlType& to, std::string_view text) {
   return SqlError(kind, "invalid input syntax for type ", PgTypeName(to), ": \"", text, "\"");
 }
 
+Error FieldOverflow(std::string_view text) {
+  return SqlError(SqlErrorKind::kDatetimeFieldOverflow, "date/time field value out of range: \"",
+                  text, "\"");
+}
+
 // Rounds unscaled `v` at scale `from` to scale `to` (half away from zero).
 __int128 Rescale(__int128 v, int from, int to) {
   if (to >= from) return v * PowerOfTen(to - from);
@@ -102,7 +108,9 @@ double NumericToDouble(__int128 v, int scale) {
   return static_cast<double>(v) / std::pow(10.0, scale);
 }
 
-Result<Value> FromDouble(double d, const SqlType& to) {
+// `digits`: the significant digits a float keeps on its way to numeric, as
+// PostgreSQL's float8_numeric (DBL_DIG) and float4_numeric (FLT_DIG).
+Result<Value> FromDouble(double d, const SqlType& to, int digits = DBL_DIG) {
   if (to.is_integer()) {
     if (std::isnan(d) || std::isinf(d)) return OutOfRange(to);
     double r = std::nearbyint(d);  // half to even, as rint() in PostgreSQL
@@ -118,15 +126,21 @@ Result<Value> FromDouble(double d, const SqlType& to) {
                       "NaN and infinity cannot be converted to numeric here");
     }
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.15g", d);  // float8 → numeric keeps 15 digits
+    std::snprintf(buf, sizeof(buf), "%.*g", digits, d);
+    // An unconstrained numeric takes the scale the digits need.
+    SqlType type = to;
+    if (to.precision < 0) type.scale = NumericTextScale(buf);
     __int128 unscaled;
     bool overflow;
-    if (!ParsePgNumeric(buf, to.scale, &unscaled, &overflow)) return OutOfRange(to);
-    return NumericWithin(unscaled, to);
+    if (!ParsePgNumeric(buf, type.scale, &unscaled, &overflow)) return OutOfRange(to);
+    return NumericWithin(unscaled, type);
   }
   if (to.id == SqlTypeId::kReal) {
-    if (std::isfinite(d) && std::fabs(d) > 3.4028234663852886e38) return OutOfRange(to);
-    return Value::Double(SqlTypeId::kReal, static_cast<float>(d));
+    // As PostgreSQL's float8 → float4: round first, then refuse a finite
+    // value that became infinite or a non-zero one that became zero.
+    const float f = static_cast<float>(d);
+    if ((std::isinf(f) && !std::isinf(d)) || (f == 0 && d != 0)) return OutOfRange(to);
+    return Value::Double(SqlTypeId::kReal, f);
   }
   return Value::Double(SqlTypeId::kDouble, d);
 }
@@ -137,8 +151,18 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     case SqlTypeId::kUnknown:
     case SqlTypeId::kJson:
       return Value::Text(text, to.id == SqlTypeId::kUnknown ? SqlTypeId::kText : to.id);
-    case SqlTypeId::kBytea:
-      return Value::Text(text, SqlTypeId::kBytea);
+    case SqlTypeId::kBytea: {
+      std::string bytes;
+      bool bad_hex;
+      if (!ParsePgBytea(text, &bytes, &bad_hex)) {
+        if (bad_hex) {
+          return SqlError(SqlErrorKind::kInvalidParameterValue, "invalid hexadecimal data: \"",
+                          text, "\"");
+        }
+        return BadInput(to, text);
+      }
+      return Value::Text(std::move(bytes), SqlTypeId::kBytea);
+    }
     case SqlTypeId::kBoolean: {
       bool b;
       if (!ParsePgBool(text, &b)) return BadInput(to, text);
@@ -161,7 +185,14 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     case SqlTypeId::kReal:
     case SqlTypeId::kDouble: {
       double d;
-      if (!ParsePgDouble(text, &d)) return BadInput(to, text);
+      bool out_of_range;
+      if (!ParsePgDouble(text, &d, &out_of_range)) {
+        if (out_of_range) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "\"", text,
+                          "\" is out of range for type ", PgTypeName(to));
+        }
+        return BadInput(to, text);
+      }
       return FromDouble(d, to);
     }
     case SqlTypeId::kNumeric: {
@@ -178,7 +209,10 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     }
     case SqlTypeId::kDate: {
       int32_t days;
-      if (!ParsePgDate(text, &days)) return BadInput(to, text);
+      bool overflow;
+      if (!ParsePgDate(text, &days, &overflow)) {
+        return overflow ? FieldOverflow(text) : BadInput(to, text);
+      }
       return Value::Integer(SqlTypeId::kDate, days);
     }
     case SqlTypeId::kTime: {
@@ -189,8 +223,9 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
     case SqlTypeId::kTimestamp:
     case SqlTypeId::kTimestampTz: {
       int64_t micros;
-      if (!ParsePgTimestamp(text, to.id == SqlTypeId::kTimestampTz, &micros)) {
-        return BadInput(to, text);
+      bool overflow;
+      if (!ParsePgTimestamp(text, to.id == SqlTypeId::kTimestampTz, &micros, &overflow)) {
+        return overflow ? FieldOverflow(text) : BadInput(to, text);
       }
       return Value::Integer(to.id, micros);
     }
@@ -279,7 +314,11 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
   if (!CastExists(from, to)) return NoCast(from, to);
   if (value.is_null) return Value::Null(to);
   if (from.id == SqlTypeId::kUnknown || from.id == SqlTypeId::kText) return FromText(value.s, to);
-  if (to.id == SqlTypeId::kText) return Value::Text(ValueToString(value));
+  if (to.id == SqlTypeId::kText) {
+    // boolean's cast is booltext; its output function (ValueToString) says t/f.
+    if (from.id == SqlTypeId::kBoolean) return Value::Text(value.b ? "true" : "false");
+    return Value::Text(ValueToString(value));
+  }
   if (from.id == SqlTypeId::kBoolean) return Value::Integer(to.id, value.b ? 1 : 0);
   if (to.id == SqlTypeId::kBoolean) return Value::Boolean(value.i != 0);
   if (from.is_integer()) {
@@ -309,7 +348,9 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
     }
     return FromDouble(NumericToDouble(value.n, from.scale), to);
   }
-  if (from.is_float()) return FromDouble(value.d, to);
+  if (from.is_float()) {
+    return FromDouble(value.d, to, from.id == SqlTypeId::kReal ? FLT_DIG : DBL_DIG);
+  }
   // date/time
   constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
   if (from.id == SqlTypeId::kDate) {
@@ -341,6 +382,11 @@ Result<BoundExprPtr> BindCast(BoundExprPtr arg, const SqlType& to, bool explicit
   SqlType target = to;
   if (to.id == SqlTypeId::kNumeric && to.precision < 0 && arg->type.id == SqlTypeId::kNumeric) {
     target.scale = arg->type.scale;
+  }
+  if (to.id == SqlTypeId::kNumeric && to.precision < 0 && arg->type.is_float()) {
+    // PostgreSQL gives each value the scale its digits need; one carrier
+    // needs one scale: as many fraction digits as the float type keeps.
+    target.scale = arg->type.id == SqlTypeId::kReal ? FLT_DIG : DBL_DIG;
   }
   return MakeCast(std::move(arg), target);
 }

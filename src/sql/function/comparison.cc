@@ -183,7 +183,7 @@ Result<ArrayPtr> LikeKernel(const std::vector<ArrayPtr>& args, const BoundExpr& 
     }
     std::string_view e = escape.GetView(i);
     if (e.size() > 1) {
-      return SqlError(SqlErrorKind::kInvalidParameterValue,
+      return SqlError(SqlErrorKind::kInvalidEscapeSequence,
                       "invalid escape string: escape string must be empty or one character");
     }
     std::string_view p = pattern.GetView(i);
@@ -191,7 +191,7 @@ Result<ArrayPtr> LikeKernel(const std::vector<ArrayPtr>& args, const BoundExpr& 
       size_t run = 0;
       while (run < p.size() && p[p.size() - 1 - run] == e[0]) ++run;
       if (run % 2 == 1) {
-        return SqlError(SqlErrorKind::kInvalidParameterValue,
+        return SqlError(SqlErrorKind::kInvalidEscapeSequence,
                         "LIKE pattern must not end with escape character");
       }
     }

@@ -85,7 +85,7 @@ Result<ArrayPtr> FloatMath(const ArrayData& a, const SqlType& type, MathOp op, i
         break;
       case MathOp::kSqrt:
         if (v < 0) {
-          return SqlError(SqlErrorKind::kInvalidParameterValue,
+          return SqlError(SqlErrorKind::kInvalidPowerArgument,
                           "cannot take square root of a negative number");
         }
         v = std::sqrt(v);
@@ -132,11 +132,10 @@ Result<ArrayPtr> Math(const std::vector<ArrayPtr>& args, const BoundExpr& call, 
         if (args.size() > 1) {
           int64_t n = args[1]->values<int32_t>()[i];
           if (n < 0) {
-            __int128 whole = DecimalToScale(v, in.scale, 0, op);
-            __int128 unit = PowerOfTen(static_cast<int>(std::min<int64_t>(-n, 38)));
-            __int128 q = whole / unit, rem = whole % unit;
-            if ((rem < 0 ? -rem : rem) * 2 >= unit) q += whole < 0 ? -1 : 1;
-            out.values()[i] = q * unit;
+            // One rounding, to 10^-n (rounding to units first would take
+            // 4.9 to 5 and then to 10).
+            const int places = static_cast<int>(std::min<int64_t>(-n, 38 - in.scale));
+            out.values()[i] = DecimalToScale(v, in.scale, -places, op) * PowerOfTen(places);
             continue;
           }
           int kept = static_cast<int>(std::min<int64_t>(n, in.scale));

@@ -130,8 +130,7 @@ Result<ArrayPtr> SubstringKernel(const std::vector<ArrayPtr>& args, const BoundE
     if (args.size() == 3) {
       int64_t length = IntArg(*args[2], call.args[2]->type, i);
       if (length < 0) {
-        return SqlError(SqlErrorKind::kInvalidParameterValue,
-                        "negative substring length not allowed");
+        return SqlError(SqlErrorKind::kSubstringError, "negative substring length not allowed");
       }
       end = start + length;
     }
@@ -145,14 +144,37 @@ Result<ArrayPtr> SubstringKernel(const std::vector<ArrayPtr>& args, const BoundE
   });
 }
 
-bool InSet(char c, std::string_view set) { return set.find(c) != std::string_view::npos; }
+// The characters (UTF-8 sequences) of `set`.
+std::vector<std::string_view> Characters(std::string_view set) {
+  std::vector<std::string_view> chars;
+  for (size_t i = 0; i < set.size();) {
+    size_t end = i + 1;
+    while (end < set.size() && IsContinuation(static_cast<unsigned char>(set[end]))) ++end;
+    chars.push_back(set.substr(i, end - i));
+    i = end;
+  }
+  return chars;
+}
 
 Result<ArrayPtr> Trim(const std::vector<ArrayPtr>& args, int64_t rows, bool left, bool right) {
   return MapText(args, rows, [&](int64_t i, std::string* out) -> Result<bool> {
     std::string_view s = args[0]->GetView(i);
-    std::string_view set = args.size() > 1 ? args[1]->GetView(i) : std::string_view(" ");
-    while (left && !s.empty() && InSet(s.front(), set)) s.remove_prefix(1);
-    while (right && !s.empty() && InSet(s.back(), set)) s.remove_suffix(1);
+    // Whole characters of the set come off each end (not bytes: 'é' is two).
+    std::vector<std::string_view> set =
+        Characters(args.size() > 1 ? args[1]->GetView(i) : std::string_view(" "));
+    auto strip = [&](bool front) {
+      for (std::string_view c : set) {
+        if (front ? s.starts_with(c) : s.ends_with(c)) {
+          front ? s.remove_prefix(c.size()) : s.remove_suffix(c.size());
+          return true;
+        }
+      }
+      return false;
+    };
+    while (left && !s.empty() && strip(true)) {
+    }
+    while (right && !s.empty() && strip(false)) {
+    }
     out->assign(s);
     return true;
   });

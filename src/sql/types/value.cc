@@ -205,6 +205,9 @@ std::string ValueToString(const Value& value) {
     case SqlTypeId::kTimestampTz:
       AppendPgTimestamp(value.i, value.type.id == SqlTypeId::kTimestampTz, &out);
       return out;
+    case SqlTypeId::kBytea:
+      AppendPgBytea(value.s, &out);
+      return out;
     case SqlTypeId::kInterval: {
       int32_t months, days;
       int64_t micros;

@@ -136,14 +136,20 @@ void AppendPgTimestamp(int64_t micros, bool with_zone, std::string* out) {
 }
 
 void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string* out) {
+  // PostgreSQL's EncodeInterval (IntervalStyle postgres): plural unless
+  // exactly 1 ("-1 days"); a positive field right after a negative one
+  // carries a '+' ("-1 days +02:00:00").
   size_t start = out->size();
+  bool after_negative = false;
   auto part = [&](int64_t n, const char* unit) {
     if (n == 0) return;
     if (out->size() > start) out->push_back(' ');
+    if (after_negative && n > 0) out->push_back('+');
     *out += std::to_string(n);
     *out += ' ';
     *out += unit;
-    if (n != 1 && n != -1) out->push_back('s');
+    if (n != 1) out->push_back('s');
+    after_negative = n < 0;
   };
   part(months / 12, "year");
   part(months % 12, "mon");
@@ -153,6 +159,8 @@ void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string*
     if (micros < 0) {
       out->push_back('-');
       micros = -micros;
+    } else if (after_negative) {
+      out->push_back('+');
     }
     int64_t hours = micros / (3600 * kMicrosPerSecond);
     std::string h = std::to_string(hours);
@@ -167,28 +175,107 @@ void AppendPgInterval(int32_t months, int32_t days, int64_t micros, std::string*
   }
 }
 
-void AppendPgDouble(double v, std::string* out) {
+namespace {
+
+// PostgreSQL's shortest-exact float output (float8out/float4out with
+// extra_float_digits > 0): the fewest digits that read back as `v`, in
+// fixed notation while the decimal exponent is in [-4, fixed_limit) (15 for
+// double, 6 for real), else as d.ddde±XX.
+template <typename F>
+void AppendShortestFloat(F v, int fixed_limit, std::string* out) {
   if (std::isnan(v)) {
     *out += "NaN";
-  } else if (std::isinf(v)) {
+    return;
+  }
+  if (std::isinf(v)) {
     *out += v > 0 ? "Infinity" : "-Infinity";
+    return;
+  }
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+  std::string_view sci(buf, r.ptr - buf);  // "-1.2345e+06"
+  const size_t e = sci.find('e');
+  int exponent = 0;
+  std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+'), sci.data() + sci.size(), exponent);
+  if (exponent < -4 || exponent >= fixed_limit) {
+    out->append(sci);
+    return;
+  }
+  if (sci[0] == '-') out->push_back('-');
+  std::string digits;
+  for (char c : sci.substr(0, e)) {
+    if (c >= '0' && c <= '9') digits.push_back(c);
+  }
+  if (exponent < 0) {
+    *out += "0.";
+    out->append(-exponent - 1, '0');
+    *out += digits;
+  } else if (static_cast<size_t>(exponent) + 1 >= digits.size()) {
+    *out += digits;
+    out->append(exponent + 1 - digits.size(), '0');
   } else {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v);
-    out->append(buf, r.ptr);
+    out->append(digits, 0, exponent + 1);
+    out->push_back('.');
+    out->append(digits, exponent + 1);
   }
 }
 
-void AppendPgReal(float v, std::string* out) {
-  if (std::isnan(v)) {
-    *out += "NaN";
-  } else if (std::isinf(v)) {
-    *out += v > 0 ? "Infinity" : "-Infinity";
-  } else {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof(buf), v);
-    out->append(buf, r.ptr);
+}  // namespace
+
+void AppendPgDouble(double v, std::string* out) { AppendShortestFloat(v, 15, out); }
+
+void AppendPgReal(float v, std::string* out) { AppendShortestFloat(v, 6, out); }
+
+void AppendPgBytea(std::string_view bytes, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  *out += "\\x";
+  for (unsigned char c : bytes) {
+    out->push_back(kHex[c >> 4]);
+    out->push_back(kHex[c & 15]);
   }
+}
+
+bool ParsePgBytea(std::string_view text, std::string* out, bool* bad_hex) {
+  out->clear();
+  *bad_hex = false;
+  auto hex = [](char c) {
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+  };
+  if (text.starts_with("\\x")) {
+    for (size_t i = 2; i < text.size();) {
+      if (std::isspace(static_cast<unsigned char>(text[i]))) {
+        ++i;
+        continue;
+      }
+      if (i + 1 >= text.size() || hex(text[i]) < 0 || hex(text[i + 1]) < 0) {
+        *bad_hex = true;
+        return false;
+      }
+      out->push_back(static_cast<char>(hex(text[i]) * 16 + hex(text[i + 1])));
+      i += 2;
+    }
+    return true;
+  }
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\') {
+      out->push_back(text[i]);
+    } else if (i + 1 < text.size() && text[i + 1] == '\\') {
+      out->push_back('\\');
+      ++i;
+    } else if (i + 3 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '3' &&
+               text[i + 2] >= '0' && text[i + 2] <= '7' && text[i + 3] >= '0' &&
+               text[i + 3] <= '7') {
+      out->push_back(static_cast<char>((text[i + 1] - '0') * 64 + (text[i + 2] - '0') * 8 +
+                                       (text[i + 3] - '0')));
+      i += 3;
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 bool ParsePgBool(std::string_view text, bool* out) {
@@ -233,7 +320,8 @@ bool ParsePgInteger(std::string_view text, int64_t min, int64_t max, int64_t* ou
   return true;
 }
 
-bool ParsePgDouble(std::string_view text, double* out) {
+bool ParsePgDouble(std::string_view text, double* out, bool* out_of_range) {
+  if (out_of_range != nullptr) *out_of_range = false;
   text = Trim(text);
   if (EqualsIgnoreCase(text, "nan")) return *out = std::nan(""), true;
   if (EqualsIgnoreCase(text, "infinity") || EqualsIgnoreCase(text, "+infinity") ||
@@ -245,6 +333,10 @@ bool ParsePgDouble(std::string_view text, double* out) {
   }
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);
   auto r = std::from_chars(text.data(), text.data() + text.size(), *out);
+  if (r.ec == std::errc::result_out_of_range && r.ptr == text.data() + text.size() &&
+      out_of_range != nullptr) {
+    *out_of_range = true;
+  }
   return r.ec == std::errc() && r.ptr == text.data() + text.size() && !text.empty();
 }
 
@@ -341,19 +433,25 @@ bool DaysInMonthOk(int64_t year, int64_t month, int64_t day) {
   return day <= limit;
 }
 
-bool ParseDatePart(std::string_view& s, int64_t* days) {
+// `overflow` (optional) is set when the text has the right shape but a field
+// is out of range (February 30th, hour 25): PostgreSQL's 22008 rather than
+// 22007.
+bool ParseDatePart(std::string_view& s, int64_t* days, bool* overflow = nullptr) {
   int64_t y, m, d;
   if (!ParseDigits(s, 1, 7, &y) || s.empty() || s[0] != '-') return false;
   s.remove_prefix(1);
   if (!ParseDigits(s, 1, 2, &m) || s.empty() || s[0] != '-') return false;
   s.remove_prefix(1);
   if (!ParseDigits(s, 1, 2, &d)) return false;
-  if (!DaysInMonthOk(y, m, d)) return false;
+  if (!DaysInMonthOk(y, m, d)) {
+    if (overflow != nullptr) *overflow = true;
+    return false;
+  }
   *days = DaysFromCivil(y, static_cast<int>(m), static_cast<int>(d));
   return true;
 }
 
-bool ParseTimePart(std::string_view& s, int64_t* micros) {
+bool ParseTimePart(std::string_view& s, int64_t* micros, bool* overflow = nullptr) {
   int64_t h, mi, sec = 0, frac = 0;
   if (!ParseDigits(s, 1, 2, &h) || s.empty() || s[0] != ':') return false;
   s.remove_prefix(1);
@@ -376,17 +474,21 @@ bool ParseTimePart(std::string_view& s, int64_t* micros) {
       for (int i = n; i < 6; ++i) frac *= 10;
     }
   }
-  if (h > 24 || mi > 59 || sec > 60) return false;
+  if (h > 24 || mi > 59 || sec > 60) {
+    if (overflow != nullptr) *overflow = true;
+    return false;
+  }
   *micros = ((h * 60 + mi) * 60 + sec) * kMicrosPerSecond + frac;
   return true;
 }
 
 }  // namespace
 
-bool ParsePgDate(std::string_view text, int32_t* out) {
+bool ParsePgDate(std::string_view text, int32_t* out, bool* field_overflow) {
+  if (field_overflow != nullptr) *field_overflow = false;
   text = Trim(text);
   int64_t days;
-  if (!ParseDatePart(text, &days)) return false;
+  if (!ParseDatePart(text, &days, field_overflow)) return false;
   // PostgreSQL accepts a date with a time of day (dropped) in some styles;
   // we accept exactly a date.
   if (!Trim(text).empty()) return false;
@@ -400,15 +502,16 @@ bool ParsePgTime(std::string_view text, int64_t* out) {
   return Trim(text).empty() && *out <= kMicrosPerDay;
 }
 
-bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out) {
+bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out, bool* field_overflow) {
+  if (field_overflow != nullptr) *field_overflow = false;
   text = Trim(text);
   int64_t days;
-  if (!ParseDatePart(text, &days)) return false;
+  if (!ParseDatePart(text, &days, field_overflow)) return false;
   int64_t micros = 0;
   if (!text.empty() && (text[0] == ' ' || text[0] == 'T' || text[0] == 't')) {
     text.remove_prefix(1);
     text = Trim(text);
-    if (!ParseTimePart(text, &micros)) return false;
+    if (!ParseTimePart(text, &micros, field_overflow)) return false;
   }
   text = Trim(text);
   int64_t offset_seconds = 0;
@@ -484,25 +587,37 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       }
       return false;
     };
-    bool whole = number == std::floor(number);
+    // A fraction of a unit cascades down as PostgreSQL's DecodeInterval does:
+    // years to whole months, months to 30-day days, weeks and days to days
+    // and then microseconds (1.5 days is 1 day 12:00:00).
+    const double whole = std::trunc(number);
+    const double fraction = number - whole;
+    auto fraction_of_day = [&](double days_fraction) {
+      const int64_t extra = static_cast<int64_t>(days_fraction);
+      d += extra;
+      us += static_cast<int64_t>(std::llround((days_fraction - extra) * kMicrosPerDay));
+    };
     if (is({"year", "years", "y", "yr", "yrs"})) {
-      if (!whole) return false;
-      m += static_cast<int64_t>(number) * 12;
+      m += static_cast<int64_t>(whole) * 12 + static_cast<int64_t>(std::nearbyint(fraction * 12));
     } else if (is({"month", "months", "mon", "mons"})) {
-      if (!whole) return false;
-      m += static_cast<int64_t>(number);
+      m += static_cast<int64_t>(whole);
+      fraction_of_day(fraction * 30);
     } else if (is({"week", "weeks", "w"})) {
-      if (!whole) return false;
-      d += static_cast<int64_t>(number) * 7;
+      d += static_cast<int64_t>(whole) * 7;
+      fraction_of_day(fraction * 7);
     } else if (is({"day", "days", "d"})) {
-      if (!whole) return false;
-      d += static_cast<int64_t>(number);
+      d += static_cast<int64_t>(whole);
+      fraction_of_day(fraction);
     } else if (is({"hour", "hours", "h", "hr", "hrs"})) {
       us += static_cast<int64_t>(std::llround(number * 3600 * kMicrosPerSecond));
     } else if (is({"minute", "minutes", "min", "mins", "m"})) {
       us += static_cast<int64_t>(std::llround(number * 60 * kMicrosPerSecond));
     } else if (is({"second", "seconds", "sec", "secs", "s"})) {
       us += static_cast<int64_t>(std::llround(number * kMicrosPerSecond));
+    } else if (is({"millisecond", "milliseconds", "ms", "msec", "msecs"})) {
+      us += static_cast<int64_t>(std::llround(number * 1000));
+    } else if (is({"microsecond", "microseconds", "us", "usec", "usecs"})) {
+      us += static_cast<int64_t>(std::llround(number));
     } else {
       return false;
     }

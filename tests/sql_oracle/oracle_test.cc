@@ -33,13 +33,13 @@
 #include "oracle.h"
 #include "sql/types/value.h"
 // The embedded server is included here only.
-#include "catalog/embedded_postgres.h"
+#include "pg/embedded_postgres.h"
 
 namespace hoglake::sql::oracle {
 namespace {
 
 namespace fs = std::filesystem;
-using OracleServer = catalog::EmbeddedPostgres;
+using OracleServer = pg::EmbeddedPostgres;
 
 const char* const kOracleDir = HOGLAKE_SQL_ORACLE_DIR;
 

@@ -73,7 +73,13 @@ std::string BoundExpr::Key() const {
   std::string out;
   switch (kind) {
     case BoundKind::kColumn:
-      return StrCat(outer_ref ? "outer#" : post_aggregate ? "agg#" : "#", column);
+      // (While a SELECT binds, aggregate refs are numbered among the
+      // aggregates and flagged `negated`; group key refs among the keys.)
+      return StrCat(outer_ref        ? "outer#"
+                    : !post_aggregate ? "#"
+                    : negated         ? "aggregate#"
+                                      : "key#",
+                    column);
     case BoundKind::kConstant:
       return "const(" + PgTypeName(type) + ":" + (value.is_null ? "NULL" : ValueToString(value)) + ")";
     default:

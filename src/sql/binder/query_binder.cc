@@ -496,6 +496,32 @@ Result<LogicalOpPtr> QueryBinder::BindSetOperation(const ast::QueryNode& query,
   return LogicalOpPtr(op);
 }
 
+Result<LogicalOpPtr> QueryBinder::ApplyLimit(const ast::QueryNode& query, LogicalOpPtr plan) {
+  if (query.limit_with_ties) {
+    return SqlError(SqlErrorKind::kFeatureNotSupported, "FETCH … WITH TIES is not supported");
+  }
+  std::optional<int64_t> limit;
+  int64_t offset = 0;
+  if (query.limit) {
+    HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.limit, "LIMIT",
+                                                       options_.statement_time_micros));
+    if (n >= 0) limit = n;
+  }
+  if (query.offset) {
+    HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.offset, "OFFSET",
+                                                       options_.statement_time_micros));
+    offset = std::max<int64_t>(n, 0);
+  }
+  if (!limit && offset == 0) return plan;
+  auto op = std::make_shared<LogicalOp>();
+  op->kind = LogicalKind::kLimit;
+  op->output = plan->output;
+  op->children = {plan};
+  op->limit = limit;
+  op->offset = offset;
+  return LogicalOpPtr(op);
+}
+
 Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query,
                                                   LogicalOpPtr plan) {
   if (!query.order_by.empty()) {
@@ -537,31 +563,7 @@ Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query,
     }
     plan = sort;
   }
-  std::optional<int64_t> limit;
-  int64_t offset = 0;
-  if (query.limit_with_ties) {
-    return SqlError(SqlErrorKind::kFeatureNotSupported, "FETCH … WITH TIES is not supported");
-  }
-  if (query.limit) {
-    HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.limit, "LIMIT",
-                                                       options_.statement_time_micros));
-    if (n >= 0) limit = n;
-  }
-  if (query.offset) {
-    HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.offset, "OFFSET",
-                                                       options_.statement_time_micros));
-    offset = std::max<int64_t>(n, 0);
-  }
-  if (limit || offset > 0) {
-    auto op = std::make_shared<LogicalOp>();
-    op->kind = LogicalKind::kLimit;
-    op->output = plan->output;
-    op->children = {plan};
-    op->limit = limit;
-    op->offset = offset;
-    plan = op;
-  }
-  return plan;
+  return ApplyLimit(query, plan);
 }
 
 // ---- SELECT ------------------------------------------------------------------
@@ -894,32 +896,7 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     }
     plan = sort;
   }
-  ast::QueryNode limits;  // only LIMIT/OFFSET of the query
-  HOGLAKE_ASSIGN_OR_RETURN(plan, [&]() -> Result<LogicalOpPtr> {
-    std::optional<int64_t> limit;
-    int64_t offset = 0;
-    if (query.limit_with_ties) {
-      return SqlError(SqlErrorKind::kFeatureNotSupported, "FETCH … WITH TIES is not supported");
-    }
-    if (query.limit) {
-      HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.limit, "LIMIT",
-                                                         options_.statement_time_micros));
-      if (n >= 0) limit = n;
-    }
-    if (query.offset) {
-      HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.offset, "OFFSET",
-                                                         options_.statement_time_micros));
-      offset = std::max<int64_t>(n, 0);
-    }
-    if (!limit && offset == 0) return plan;
-    auto op = std::make_shared<LogicalOp>();
-    op->kind = LogicalKind::kLimit;
-    op->output = plan->output;
-    op->children = {plan};
-    op->limit = limit;
-    op->offset = offset;
-    return LogicalOpPtr(op);
-  }());
+  HOGLAKE_ASSIGN_OR_RETURN(plan, ApplyLimit(query, plan));
   if (projections.size() > visible) {
     std::vector<BoundExprPtr> exprs;
     std::vector<std::string> visible_names;

@@ -54,6 +54,8 @@ class QueryBinder {
   Result<LogicalOpPtr> BindSetOperation(const ast::QueryNode& query, const Scope* outer);
   Result<LogicalOpPtr> BindValues(const ast::QueryNode& query);
   Result<LogicalOpPtr> ApplyOrderLimit(const ast::QueryNode& query, LogicalOpPtr plan);
+  // LIMIT / OFFSET / FETCH FIRST of `query` above `plan` (constant, non-negative).
+  Result<LogicalOpPtr> ApplyLimit(const ast::QueryNode& query, LogicalOpPtr plan);
 
   // FROM and WHERE of one block. With `correlated` set, WHERE conjuncts
   // referring to the enclosing scope (`outer`) are returned there (columns

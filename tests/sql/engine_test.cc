@@ -101,6 +101,9 @@ TEST_F(EngineTest, CastsAndLiterals) {
             "ERROR 22003: numeric field overflow: a field with precision 5, scale 2 must round to "
             "an absolute value less than 10^3");
   EXPECT_EQ(Value("SELECT 2.5::int"), "3");
+  // A union brings both sides to the finer scale; 38 digits do not fit.
+  EXPECT_EQ(Run("VALUES (-1e3) UNION ALL SELECT 0.44444444444444444444444444444444444444444444445"),
+            (Rows{"ERROR 22003: value out of range for type numeric(38,38)"}));
   EXPECT_EQ(Value("SELECT 2.5::float8::int"), "2");
   EXPECT_EQ(Value("SELECT extract(year FROM date '2024-05-06')"), "2024");
   EXPECT_EQ(Value("SELECT date_trunc('month', timestamp '2024-05-06 07:08:09')"),

@@ -76,8 +76,17 @@ Error FieldOverflow(std::string_view text) {
 }
 
 // Rounds unscaled `v` at scale `from` to scale `to` (half away from zero).
+// A result past 128 bits comes back as ±10^38, which no numeric holds, so
+// the caller's precision check reports the overflow.
 __int128 Rescale(__int128 v, int from, int to) {
-  if (to >= from) return v * PowerOfTen(to - from);
+  if (to >= from) {
+    __int128 out;
+    if (to - from > 38 || __builtin_mul_overflow(v, PowerOfTen(to - from), &out)) {
+      return v < 0 ? -PowerOfTen(38) : PowerOfTen(38);
+    }
+    return out;
+  }
+  if (from - to > 38) return 0;
   __int128 divisor = PowerOfTen(from - to);
   __int128 q = v / divisor;
   __int128 r = v % divisor;
@@ -441,11 +450,18 @@ Result<columnar::ArrayPtr> CastArray(const columnar::ArrayPtr& array, const SqlT
     __int128* dst = out.values();
     const uint8_t* src = array->buffers[1]->data() + array->offset * 16;
     __int128 factor = PowerOfTen(to.scale - from.scale);
+    const int precision = to.precision < 0 ? kMaxNumericPrecision : to.precision;
     for (int64_t i = 0; i < rows; ++i) {
+      if (array->IsNull(i)) {
+        out.SetNull(i);
+        continue;
+      }
       __int128 v;
       std::memcpy(&v, src + i * 16, 16);
-      dst[i] = v * factor;
-      if (array->IsNull(i)) out.SetNull(i);
+      if (__builtin_mul_overflow(v, factor, &dst[i]) ||
+          (dst[i] != 0 && DecimalDigits(dst[i]) > precision)) {
+        return OutOfRange(to);
+      }
     }
     return out.Finish();
   }

@@ -101,6 +101,8 @@ TEST_F(EngineTest, CastsAndLiterals) {
             "ERROR 22003: numeric field overflow: a field with precision 5, scale 2 must round to "
             "an absolute value less than 10^3");
   EXPECT_EQ(Value("SELECT 2.5::int"), "3");
+  EXPECT_EQ(Value("SELECT date '486860-2-9' + interval '1 year'"),
+            "ERROR 22008: date out of range for timestamp");
   // A union brings both sides to the finer scale; 38 digits do not fit.
   EXPECT_EQ(Run("VALUES (-1e3) UNION ALL SELECT 0.44444444444444444444444444444444444444444444445"),
             (Rows{"ERROR 22003: value out of range for type numeric(38,38)"}));

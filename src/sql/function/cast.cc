@@ -363,7 +363,11 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
   // date/time
   constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
   if (from.id == SqlTypeId::kDate) {
-    return Value::Integer(to.id, value.i * kMicrosPerDay);  // timestamp(tz) at midnight UTC
+    int64_t micros;  // timestamp(tz) at midnight UTC
+    if (__builtin_mul_overflow(value.i, kMicrosPerDay, &micros)) {
+      return SqlError(SqlErrorKind::kDatetimeFieldOverflow, "date out of range for timestamp");
+    }
+    return Value::Integer(to.id, micros);
   }
   if (from.id == SqlTypeId::kTimestamp || from.id == SqlTypeId::kTimestampTz) {
     int64_t days = value.i / kMicrosPerDay;

@@ -447,6 +447,7 @@ bool ParseDatePart(std::string_view& s, int64_t* days, bool* overflow = nullptr)
     if (overflow != nullptr) *overflow = true;
     return false;
   }
+  if (y > 5874897) return false;  // PostgreSQL's date range ends in 5874897 AD
   *days = DaysFromCivil(y, static_cast<int>(m), static_cast<int>(d));
   return true;
 }
@@ -533,7 +534,11 @@ bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out, bool*
     // A naive timestamp ignores a written zone, as PostgreSQL does.
     if (!with_zone) offset_seconds = 0;
   }
-  *out = days * kMicrosPerDay + micros - offset_seconds * kMicrosPerSecond;
+  int64_t day_micros;
+  if (__builtin_mul_overflow(days, kMicrosPerDay, &day_micros) ||
+      __builtin_add_overflow(day_micros, micros - offset_seconds * kMicrosPerSecond, out)) {
+    return false;  // past the timestamp range (294276 AD)
+  }
   return true;
 }
 

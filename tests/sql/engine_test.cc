@@ -368,6 +368,16 @@ TEST_F(EngineTest, ClearErrors) {
   EXPECT_EQ(Value("SELECT id FROM t LIMIT -1"), "ERROR 2201W: LIMIT must not be negative");
 }
 
+TEST_F(EngineTest, DeepExpressionsAreRefusedNotCrashed) {
+  std::string deep = "SELECT ";
+  for (int i = 0; i < 600; ++i) deep += "1 + ";
+  deep += "1";
+  EXPECT_EQ(Value(deep).rfind("ERROR 0A000: expression nesting too deep", 0), 0u);
+  std::string fine = "SELECT ";
+  for (int i = 0; i < 100; ++i) fine += "1 + ";
+  EXPECT_EQ(Value(fine + "1"), "101");
+}
+
 TEST_F(EngineTest, ExplainShowsThePlan) {
   Rows plan = Run("EXPLAIN SELECT name, count(*) FROM t WHERE id > 1 GROUP BY name");
   std::string text;

@@ -391,12 +391,26 @@ Result<BoundExprPtr> BindValueFunction(const ast::ValueFunction& f, ExprContext&
 
 }  // namespace
 
+Result<BoundExprPtr> BindExpressionAt(const ast::Expr& expr, ExprContext& ctx);
+
 Result<BoundExprPtr> BindCondition(const ast::Expr& expr, ExprContext& ctx) {
   HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr e, BindExpression(expr, ctx));
   return AsBoolean(e, ctx.clause);
 }
 
 Result<BoundExprPtr> BindExpression(const ast::Expr& expr, ExprContext& ctx) {
+  struct DepthGuard {
+    int& depth;
+    ~DepthGuard() { --depth; }
+  } guard{++ctx.depth};
+  if (ctx.depth > kMaxExpressionDepth) {
+    return SqlError(SqlErrorKind::kFeatureNotSupported, "expression nesting too deep (more than ",
+                    kMaxExpressionDepth, " levels)", Position(expr.location));
+  }
+  return BindExpressionAt(expr, ctx);
+}
+
+Result<BoundExprPtr> BindExpressionAt(const ast::Expr& expr, ExprContext& ctx) {
   switch (expr.kind) {
     case ExprKind::kColumnRef: {
       const auto& ref = static_cast<const ast::ColumnRef&>(expr);

@@ -32,7 +32,13 @@ struct ExprContext {
   bool allow_outer_refs = false;
   // The statement's start time (CURRENT_DATE and friends), µs since epoch.
   int64_t statement_time_micros = 0;
+  // Nesting of the expression being bound (kMaxExpressionDepth bounds it).
+  int depth = 0;
 };
+
+// Expressions nested deeper than this fail with 0A000 (the binder and the
+// evaluator recurse once per level).
+inline constexpr int kMaxExpressionDepth = 128;
 
 Result<BoundExprPtr> BindExpression(const ast::Expr& expr, ExprContext& ctx);
 

@@ -79,6 +79,13 @@ std::shared_ptr<columnar::Buffer> AndValidity(const columnar::ArrayData& a,
                                               const columnar::ArrayData* b, int64_t rows,
                                               int64_t* null_count);
 
+// Value i of a decimal128 array, unscaled (the buffer may be unaligned).
+inline __int128 LoadDecimal(const columnar::ArrayData& a, int64_t i) {
+  __int128 v;
+  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
+  return v;
+}
+
 // Row i of a bool array is valid and true.
 inline bool IsTrue(const columnar::ArrayData& a, int64_t i) { return a.IsValid(i) && a.GetBool(i); }
 

@@ -113,12 +113,6 @@ Result<ArrayPtr> FloatArith(const ArrayData& a, const ArrayData& b, const SqlTyp
   return out.Finish();
 }
 
-__int128 LoadDecimal(const ArrayData& a, int64_t i) {
-  __int128 v;
-  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
-  return v;
-}
-
 const __int128 kDecimalLimit = PowerOfTen(38);
 
 Error NumericOverflow() {

@@ -1,5 +1,7 @@
 #include "sql/function/compare_values.h"
 
+#include "sql/execution/vector_ops.h"
+
 #include <cmath>
 #include <cstring>
 #include <string_view>
@@ -19,12 +21,6 @@ int CmpFloat(F x, F y) {
   bool nx = std::isnan(x), ny = std::isnan(y);
   if (nx || ny) return nx == ny ? 0 : (nx ? 1 : -1);
   return Cmp(x, y);
-}
-
-__int128 LoadDecimal(const columnar::ArrayData& a, int64_t i) {
-  __int128 v;
-  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
-  return v;
 }
 
 int CmpDecimal(__int128 x, int sx, __int128 y, int sy) {

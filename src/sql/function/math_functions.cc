@@ -17,12 +17,6 @@ using columnar::ArrayPtr;
 
 enum class MathOp { kAbs, kRound, kFloor, kCeil, kSqrt };
 
-__int128 LoadDecimal(const ArrayData& a, int64_t i) {
-  __int128 v;
-  std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
-  return v;
-}
-
 // v at scale `from` rounded/floored/ceiled to scale `to` (≤ from).
 __int128 DecimalToScale(__int128 v, int from, int to, MathOp op) {
   if (to >= from) return v * PowerOfTen(to - from);

@@ -83,6 +83,14 @@ Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundEx
     return MakeCall(&kDateMinusDate, {l, r}, SqlType::Of(SqlTypeId::kInteger));
   }
   bool l_time = a == SqlTypeId::kDate || a == SqlTypeId::kTimestamp || a == SqlTypeId::kTimestampTz;
+  bool r_time = b == SqlTypeId::kDate || b == SqlTypeId::kTimestamp || b == SqlTypeId::kTimestampTz;
+  if (l_time && r_time && op == "-") {
+    // timestamp − timestamp (a date is widened to the other side's type).
+    HOGLAKE_ASSIGN_OR_RETURN(SqlType common, CommonType({l->type, r->type}, "operator"));
+    HOGLAKE_ASSIGN_OR_RETURN(auto operands, CastBoth(l, r, common));
+    return MakeCall(&kTimestampMinusTimestamp, {operands.first, operands.second},
+                    SqlType::Of(SqlTypeId::kInterval));
+  }
   if (l_time && (b == SqlTypeId::kInterval || b == SqlTypeId::kUnknown) &&
       (op == "+" || op == "-")) {
     SqlType result = SqlType::Of(a == SqlTypeId::kTimestampTz ? SqlTypeId::kTimestampTz

@@ -4,6 +4,7 @@
 // date_trunc. Time zone: UTC (the only session zone for now).
 #include <cstring>
 
+#include "columnar/builder.h"
 #include "sql/execution/vector_ops.h"
 #include "sql/function/function_kernels.h"
 #include "sql/sql_error.h"
@@ -66,6 +67,34 @@ Result<ArrayPtr> DateMinusDateKernel(const std::vector<ArrayPtr>& args, const Bo
       continue;
     }
     out.values()[i] = args[0]->values<int32_t>()[i] - args[1]->values<int32_t>()[i];
+  }
+  return out.Finish();
+}
+
+// timestamp − timestamp, as PostgreSQL's timestamp_mi: no months, whole 24
+// hours as days (truncated toward zero, so days and time share a sign), the
+// rest as time.
+Result<ArrayPtr> TimestampMinusTimestampKernel(const std::vector<ArrayPtr>& args, const BoundExpr&,
+                                               int64_t rows) {
+  columnar::FixedSizeBinaryBuilder out(columnar::FixedSizeBinary(16));
+  for (int64_t i = 0; i < rows; ++i) {
+    if (args[0]->IsNull(i) || args[1]->IsNull(i)) {
+      out.AppendNull();
+      continue;
+    }
+    int64_t diff;
+    if (__builtin_sub_overflow(args[0]->values<int64_t>()[i], args[1]->values<int64_t>()[i],
+                               &diff)) {
+      return SqlError(SqlErrorKind::kDatetimeFieldOverflow, "interval out of range");
+    }
+    const int32_t months = 0;
+    const int32_t days = static_cast<int32_t>(diff / kMicrosPerDay);
+    const int64_t micros = diff % kMicrosPerDay;
+    char bytes[16];
+    std::memcpy(bytes, &months, 4);
+    std::memcpy(bytes + 4, &days, 4);
+    std::memcpy(bytes + 8, &micros, 8);
+    HOGLAKE_RETURN_IF_ERROR(out.Append(std::string_view(bytes, 16)));
   }
   return out.Finish();
 }
@@ -232,6 +261,7 @@ Result<ArrayPtr> DateTruncKernel(const std::vector<ArrayPtr>& args, const BoundE
 
 const ScalarFunction kDatePlusDays{"date+days", DatePlusDaysKernel};
 const ScalarFunction kDateMinusDate{"date-date", DateMinusDateKernel};
+const ScalarFunction kTimestampMinusTimestamp{"timestamp-timestamp", TimestampMinusTimestampKernel};
 const ScalarFunction kTimestampPlusInterval{"timestamp+interval", TimestampPlusIntervalKernel};
 const ScalarFunction kExtractField{"extract", ExtractFieldKernel};
 const ScalarFunction kDateTrunc{"date_trunc", DateTruncKernel};

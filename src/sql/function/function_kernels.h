@@ -12,7 +12,7 @@ extern const ScalarFunction kLower, kUpper, kLength, kOctetLength, kStrpos, kSub
 // math_functions.cc
 extern const ScalarFunction kAbs, kRound, kFloor, kCeil, kSqrt;
 // datetime_functions.cc
-extern const ScalarFunction kDatePlusDays, kDateMinusDate, kTimestampPlusInterval,
-    kExtractField, kDateTrunc;
+extern const ScalarFunction kDatePlusDays, kDateMinusDate, kTimestampMinusTimestamp,
+    kTimestampPlusInterval, kExtractField, kDateTrunc;
 
 }  // namespace hoglake::sql

@@ -36,6 +36,16 @@ Error NoOperator(std::string_view op, const BoundExprPtr& left, const BoundExprP
                   PgTypeName(left->type), " ", op, " ", PgTypeName(right->type));
 }
 
+Error NotUnique(std::string_view op, const BoundExprPtr& left, const BoundExprPtr& right) {
+  if (left == nullptr) {
+    return SqlError(SqlErrorKind::kAmbiguousFunction, "operator is not unique: ", op, " ",
+                    PgTypeName(right->type));
+  }
+  return SqlError(SqlErrorKind::kAmbiguousFunction,
+                  "operator is not unique: ", PgTypeName(left->type), " ", op, " ",
+                  PgTypeName(right->type));
+}
+
 // Casts both operands to `type`, keeping a numeric operand's own scale.
 Result<std::pair<BoundExprPtr, BoundExprPtr>> CastBoth(BoundExprPtr l, BoundExprPtr r,
                                                         const SqlType& type) {
@@ -68,9 +78,28 @@ int PgDivisionScale(const Value& a, const Value& b) {
 
 Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundExprPtr r) {
   SqlTypeId a = l->type.id, b = r->type.id;
+  // An unknown literal is first taken as the other operand's type, as
+  // PostgreSQL resolves operators: date - '2024-01-01' is date - date and
+  // timestamp - '…' timestamp - timestamp; date + '1' fits several
+  // operators (integer, interval, time) and '1' + '2' every one.
+  if (a == SqlTypeId::kUnknown && b == SqlTypeId::kUnknown) return NotUnique(op, l, r);
+  auto is_datetime = [](SqlTypeId t) {
+    return t == SqlTypeId::kDate || t == SqlTypeId::kTimestamp || t == SqlTypeId::kTimestampTz;
+  };
+  if ((is_datetime(a) && b == SqlTypeId::kUnknown) ||
+      (a == SqlTypeId::kUnknown && is_datetime(b))) {
+    const SqlType known = is_datetime(a) ? l->type : r->type;
+    if (op == "-") {
+      HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, known, false));
+      HOGLAKE_ASSIGN_OR_RETURN(r, BindCast(r, known, false));
+      return BindArithmetic(op, l, r);
+    }
+    if (op == "+" && known.id == SqlTypeId::kDate) return NotUnique(op, l, r);
+    // timestamp + '…' is timestamp + interval, the one operator left.
+    if (op == "+" && a == SqlTypeId::kUnknown) return BindArithmetic(op, r, l);
+  }
   // Dates and times first.
-  if (a == SqlTypeId::kDate && (r->type.is_integer() || b == SqlTypeId::kUnknown) &&
-      (op == "+" || op == "-")) {
+  if (a == SqlTypeId::kDate && r->type.is_integer() && (op == "+" || op == "-")) {
     HOGLAKE_ASSIGN_OR_RETURN(r, BindCast(r, SqlType::Of(SqlTypeId::kInteger), false));
     auto call = MakeCall(&kDatePlusDays, {l, r}, SqlType::Of(SqlTypeId::kDate));
     const_cast<BoundExpr&>(*call).name = std::string(op);
@@ -184,6 +213,12 @@ Result<BoundExprPtr> BindComparison(std::string_view op, BoundExprPtr l, BoundEx
 
 Result<BoundExprPtr> BindOperator(std::string_view op, BoundExprPtr left, BoundExprPtr right) {
   if (left == nullptr) {
+    // An unknown operand: prefix + exists for numeric types only, so the
+    // category's preferred double precision; prefix - for interval too.
+    if (right->type.id == SqlTypeId::kUnknown && op == "-") return NotUnique(op, left, right);
+    if (right->type.id == SqlTypeId::kUnknown && op == "+") {
+      return BindCast(right, SqlType::Of(SqlTypeId::kDouble), false);
+    }
     if (op == "+") return right;
     if (op == "-" && (right->type.is_numeric_kind() || right->type.id == SqlTypeId::kUnknown)) {
       if (right->type.id == SqlTypeId::kUnknown) {

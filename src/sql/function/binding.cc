@@ -225,6 +225,8 @@ Result<BoundExprPtr> BindOperator(std::string_view op, BoundExprPtr left, BoundE
         HOGLAKE_ASSIGN_OR_RETURN(right, BindCast(right, SqlType::Numeric(-1, 0), false));
       }
       SqlType type = right->type;
+      // -x of a numeric(p,s) is an unconstrained numeric, as in PostgreSQL.
+      if (type.id == SqlTypeId::kNumeric) type = SqlType::Numeric(-1, type.scale);
       return MakeCall(&kNegate, {right}, type);
     }
     return NoOperator(op, left, right);
@@ -360,7 +362,10 @@ Result<BoundExprPtr> BindMath(std::string_view name, const ScalarFunction* f,
     return MakeCall(f, {x, digits}, SqlType::Numeric(-1, scale));
   }
   SqlType result = x->type;
-  if (result.id == SqlTypeId::kNumeric && name != "abs") result = SqlType::Numeric(-1, 0);
+  // numeric results drop the type modifier (abs keeps the scale).
+  if (result.id == SqlTypeId::kNumeric) {
+    result = SqlType::Numeric(-1, name == "abs" ? result.scale : 0);
+  }
   return MakeCall(f, {x}, result);
 }
 

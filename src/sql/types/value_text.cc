@@ -280,13 +280,22 @@ bool ParsePgBytea(std::string_view text, std::string* out, bool* bad_hex) {
 
 bool ParsePgBool(std::string_view text, bool* out) {
   text = Trim(text);
-  static constexpr std::string_view kTrue[] = {"t", "true", "y", "yes", "on", "1"};
-  static constexpr std::string_view kFalse[] = {"f", "false", "n", "no", "off", "0"};
-  for (std::string_view t : kTrue) {
-    if (EqualsIgnoreCase(text, t)) return *out = true, true;
-  }
-  for (std::string_view f : kFalse) {
-    if (EqualsIgnoreCase(text, f)) return *out = false, true;
+  // As boolin: any prefix of true/false/yes/no, "on"/"of(f)" (one letter
+  // would be ambiguous), 1 and 0; in any case.
+  struct Word {
+    std::string_view word;
+    size_t min_prefix;
+    bool value;
+  };
+  static constexpr Word kWords[] = {{"true", 1, true}, {"false", 1, false}, {"yes", 1, true},
+                                    {"no", 1, false},  {"on", 2, true},     {"off", 2, false},
+                                    {"1", 1, true},    {"0", 1, false}};
+  for (const Word& w : kWords) {
+    if (text.size() >= w.min_prefix && text.size() <= w.word.size() &&
+        EqualsIgnoreCase(text, w.word.substr(0, text.size()))) {
+      *out = w.value;
+      return true;
+    }
   }
   return false;
 }

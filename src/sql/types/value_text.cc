@@ -496,11 +496,15 @@ bool ParseTimePart(std::string_view& s, int64_t* micros, bool* overflow = nullpt
 bool ParsePgDate(std::string_view text, int32_t* out, bool* field_overflow) {
   if (field_overflow != nullptr) *field_overflow = false;
   text = Trim(text);
+  const std::string_view whole = text;
   int64_t days;
   if (!ParseDatePart(text, &days, field_overflow)) return false;
-  // PostgreSQL accepts a date with a time of day (dropped) in some styles;
-  // we accept exactly a date.
-  if (!Trim(text).empty()) return false;
+  // A time of day (and zone) after the date must be valid and is dropped,
+  // as date_in does: '2024-01-05 10:00' is 2024-01-05.
+  int64_t micros;
+  if (!Trim(text).empty() && !ParsePgTimestamp(whole, false, &micros, field_overflow)) {
+    return false;
+  }
   *out = static_cast<int32_t>(days);
   return true;
 }

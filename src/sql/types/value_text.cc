@@ -552,8 +552,35 @@ bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out, bool*
 
 bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int64_t* micros) {
   text = Trim(text);
+  // PostgreSQL's verbose form: an optional leading '@' and a trailing "ago"
+  // that negates the whole.
+  if (!text.empty() && text[0] == '@') text.remove_prefix(1);
+  bool ago = false;
+  if (text.size() > 3 && EqualsIgnoreCase(text.substr(text.size() - 3), "ago") &&
+      std::isspace(static_cast<unsigned char>(text[text.size() - 4]))) {
+    ago = true;
+    text = Trim(text.substr(0, text.size() - 3));
+  }
   int64_t m = 0, d = 0, us = 0;
   bool any = false;
+  // Each field may be given once ('1 day 1 day' is invalid, as in PostgreSQL).
+  enum : unsigned {
+    kYear = 1,
+    kMonth = 2,
+    kWeek = 4,
+    kDay = 8,
+    kHour = 16,
+    kMinute = 32,
+    kSecond = 64,
+    kMillisecond = 128,
+    kMicrosecond = 256
+  };
+  unsigned seen = 0;
+  auto first_time = [&seen](unsigned fields) {
+    if (seen & fields) return false;
+    seen |= fields;
+    return true;
+  };
   while (!text.empty()) {
     text = Trim(text);
     if (text.empty()) break;
@@ -569,6 +596,7 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       std::string_view part = text.substr(0, space);
       int64_t t;
       if (!ParseTimePart(part, &t) || !part.empty()) return false;
+      if (!first_time(kHour | kMinute | kSecond)) return false;
       us += negative ? -t : t;
       text.remove_prefix(std::min(space, text.size()));
       any = true;
@@ -611,25 +639,34 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       us += static_cast<int64_t>(std::llround((days_fraction - extra) * kMicrosPerDay));
     };
     if (is({"year", "years", "y", "yr", "yrs"})) {
+      if (!first_time(kYear)) return false;
       m += static_cast<int64_t>(whole) * 12 + static_cast<int64_t>(std::nearbyint(fraction * 12));
     } else if (is({"month", "months", "mon", "mons"})) {
+      if (!first_time(kMonth)) return false;
       m += static_cast<int64_t>(whole);
       fraction_of_day(fraction * 30);
     } else if (is({"week", "weeks", "w"})) {
+      if (!first_time(kWeek)) return false;
       d += static_cast<int64_t>(whole) * 7;
       fraction_of_day(fraction * 7);
     } else if (is({"day", "days", "d"})) {
+      if (!first_time(kDay)) return false;
       d += static_cast<int64_t>(whole);
       fraction_of_day(fraction);
     } else if (is({"hour", "hours", "h", "hr", "hrs"})) {
+      if (!first_time(kHour)) return false;
       us += static_cast<int64_t>(std::llround(number * 3600 * kMicrosPerSecond));
     } else if (is({"minute", "minutes", "min", "mins", "m"})) {
+      if (!first_time(kMinute)) return false;
       us += static_cast<int64_t>(std::llround(number * 60 * kMicrosPerSecond));
     } else if (is({"second", "seconds", "sec", "secs", "s"})) {
+      if (!first_time(kSecond)) return false;
       us += static_cast<int64_t>(std::llround(number * kMicrosPerSecond));
     } else if (is({"millisecond", "milliseconds", "ms", "msec", "msecs"})) {
+      if (!first_time(kMillisecond)) return false;
       us += static_cast<int64_t>(std::llround(number * 1000));
     } else if (is({"microsecond", "microseconds", "us", "usec", "usecs"})) {
+      if (!first_time(kMicrosecond)) return false;
       us += static_cast<int64_t>(std::llround(number));
     } else {
       return false;
@@ -637,6 +674,11 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
     any = true;
   }
   if (!any) return false;
+  if (ago) {
+    m = -m;
+    d = -d;
+    us = -us;
+  }
   if (m > INT32_MAX || m < INT32_MIN || d > INT32_MAX || d < INT32_MIN) return false;
   *months = static_cast<int32_t>(m);
   *days = static_cast<int32_t>(d);

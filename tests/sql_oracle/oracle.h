@@ -114,10 +114,12 @@ ValueKind KindOfType(const std::string& pg_type);
 bool ValuesEqual(ValueKind kind, const std::optional<std::string>& a,
                  const std::optional<std::string>& b);
 
-// Whether two column type spellings agree: equal, or one is "numeric" and
-// the other "numeric(p,s)" (the engine carries every numeric in a
-// decimal128 and names the precision its carrier fixes where PostgreSQL
-// drops the type modifier; the values are compared by value anyway).
+// Whether two column type spellings agree: equal, or PostgreSQL's "numeric"
+// against the engine's "numeric(38,s)". That one difference is known and
+// kept: where CASE, COALESCE, GREATEST/LEAST or a set operation unify
+// numerics of different scales (or a numeric with an integer), the engine
+// carries the result in one decimal128(38,s) and names that precision, while
+// PostgreSQL calls it unconstrained numeric; the values compare by value.
 bool TypesAgree(const std::string& pg, const std::string& engine);
 
 // Compares PostgreSQL's answer (`expected`) with the engine's; on a

@@ -243,6 +243,15 @@ std::vector<FixtureTable> ParseFixtures(const std::string& text, const std::stri
       table.files.emplace_back();
       continue;
     }
+    if (StartsWith(line, "from ")) {
+      if (!table.from_query.empty() || !table.files.back().empty()) {
+        Fail(path, number, "a table has either rows or one `from` query");
+      }
+      table.from_query = Trim(line.substr(5));
+      continue;
+    }
+    if (!table.from_query.empty())
+      Fail(path, number, "a table has either rows or one `from` query");
     FixtureRow row = ParseRow(line, path, number);
     if (row.size() != table.columns.size()) {
       Fail(path, number,

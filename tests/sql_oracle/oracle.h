@@ -13,7 +13,10 @@
 //   3 | 7    | 0    | 'it''s'
 //
 // A `table` line names the table and its columns; the lines after it, up to
-// the next `table` line, are its rows (none: an empty table). A row holds
+// the next `table` line, are its rows (none: an empty table). Instead of
+// rows, a `from <query>` line fills a larger table: PostgreSQL runs
+// INSERT INTO <table> <query> (generate_series and the like), and the rows
+// it stored are read back as text and written to MemoryLake, 2000 a file. A row holds
 // one field per column separated by `|`; fields are trimmed; NULL is SQL
 // NULL; a field in single quotes ('' for a quote) is taken verbatim, any
 // other field as written. Each field is PostgreSQL input text for the
@@ -59,6 +62,7 @@ struct FixtureTable {
   std::string name;
   std::vector<FixtureColumn> columns;
   std::vector<std::vector<FixtureRow>> files;  // rows per Parquet file
+  std::string from_query;                      // `from <query>`: rows made by PostgreSQL
 };
 
 // Parses a fixture file's text; throws std::runtime_error naming the line.

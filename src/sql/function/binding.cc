@@ -376,8 +376,7 @@ Result<BoundExprPtr> BindFieldFunction(std::string_view name, std::vector<BoundE
     return SqlError(SqlErrorKind::kFeatureNotSupported, name,
                     "'s field must be a constant text");
   }
-  std::string lowered = field->value.s;
-  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lowered = CanonicalDatetimeUnit(field->value.s);
   Value field_value = Value::Text(lowered);
   field = MakeConstant(field_value);
   BoundExprPtr value = args[1];
@@ -405,7 +404,7 @@ Result<BoundExprPtr> BindFieldFunction(std::string_view name, std::vector<BoundE
   }
   int scale = 0;
   if (t != SqlTypeId::kDate && (lowered == "second" || lowered == "epoch")) scale = 6;
-  if (t != SqlTypeId::kDate && lowered == "millisecond") scale = 3;
+  if (t != SqlTypeId::kDate && lowered == "milliseconds") scale = 3;
   return MakeCall(&kExtractField, {field, value}, SqlType::Numeric(-1, scale));
 }
 

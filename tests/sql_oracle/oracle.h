@@ -13,7 +13,10 @@
 //   3 | 7    | 0    | 'it''s'
 //
 // A `table` line names the table and its columns; the lines after it, up to
-// the next `table` line, are its rows (none: an empty table). A row holds
+// the next `table` line, are its rows (none: an empty table). Instead of
+// rows, a `from <query>` line fills a larger table: PostgreSQL runs
+// INSERT INTO <table> <query> (generate_series and the like), and the rows
+// it stored are read back as text and written to MemoryLake, 2000 a file. A row holds
 // one field per column separated by `|`; fields are trimmed; NULL is SQL
 // NULL; a field in single quotes ('' for a quote) is taken verbatim, any
 // other field as written. Each field is PostgreSQL input text for the
@@ -59,6 +62,7 @@ struct FixtureTable {
   std::string name;
   std::vector<FixtureColumn> columns;
   std::vector<std::vector<FixtureRow>> files;  // rows per Parquet file
+  std::string from_query;                      // `from <query>`: rows made by PostgreSQL
 };
 
 // Parses a fixture file's text; throws std::runtime_error naming the line.
@@ -114,10 +118,12 @@ ValueKind KindOfType(const std::string& pg_type);
 bool ValuesEqual(ValueKind kind, const std::optional<std::string>& a,
                  const std::optional<std::string>& b);
 
-// Whether two column type spellings agree: equal, or one is "numeric" and
-// the other "numeric(p,s)" (the engine carries every numeric in a
-// decimal128 and names the precision its carrier fixes where PostgreSQL
-// drops the type modifier; the values are compared by value anyway).
+// Whether two column type spellings agree: equal, or PostgreSQL's "numeric"
+// against the engine's "numeric(38,s)". That one difference is known and
+// kept: where CASE, COALESCE, GREATEST/LEAST or a set operation unify
+// numerics of different scales (or a numeric with an integer), the engine
+// carries the result in one decimal128(38,s) and names that precision, while
+// PostgreSQL calls it unconstrained numeric; the values compare by value.
 bool TypesAgree(const std::string& pg, const std::string& engine);
 
 // Compares PostgreSQL's answer (`expected`) with the engine's; on a

@@ -1,7 +1,19 @@
 // The PostgreSQL-oracle corpus runner: every record of corpus/*.test runs on
 // a real PostgreSQL 15 and on the SQL engine over the same rows, and the
-// answers must agree (oracle.h has the file formats and the comparison
-// rules).
+// answers must agree. oracle.h has the file formats and the comparison rules
+// in full; in short, a corpus file holds records separated by blank lines:
+//
+//   # a comment
+//   query [ordered]            (or: query error <SQLSTATE>)
+//   SELECT …                   (one or more lines)
+//   ----                       (optional, with the next line)
+//   types: bigint, text
+//
+// PostgreSQL's answer is the expected one; `ordered` compares rows in order
+// (only where ORDER BY fixes it), otherwise as multisets; an error record
+// requires both to fail with that SQLSTATE. Values compare as PostgreSQL's
+// text: numerics by value (a division result after rounding to the coarser
+// scale), floats within 1e-12 relative, everything else exactly.
 //
 // Set-up, once per binary: a private PostgreSQL (the product's embedded
 // server) in a temporary directory; a scratch database created with
@@ -14,7 +26,8 @@
 // Each corpus file is one test case (OracleCorpus/Agrees.WithPostgres/<file>);
 // a failure names file:line, the query and both answers. Column types are
 // compared as PostgreSQL's format_type() spells them against the engine's
-// PgTypeName(); `numeric` and `numeric(p,s)` agree (see TypesAgree).
+// PgTypeName(); only PostgreSQL's `numeric` against the engine's
+// `numeric(38,s)` is allowed to differ (see TypesAgree).
 //
 //   ctest --test-dir build -R sql_oracle
 //   ./build/tests/sql_oracle/sql_oracle_test --gtest_filter='*/strings'
@@ -243,6 +256,19 @@ class OracleEnvironment : public ::testing::Environment {
       }
       oracle.pg.Exec(ddl + ")");
       oracle.lake.CreateTable(table.name, columns);
+      if (!table.from_query.empty()) {
+        // PostgreSQL makes the rows; the lake gets what it stored, as text.
+        oracle.pg.Exec("INSERT INTO " + table.name + " " + table.from_query);
+        Answer stored = oracle.pg.Run("SELECT * FROM " + table.name);
+        if (stored.failed) throw std::runtime_error("PostgreSQL: " + stored.message);
+        constexpr size_t kRowsPerFile = 2000;
+        for (size_t at = 0; at < stored.rows.size(); at += kRowsPerFile) {
+          const size_t end = std::min(stored.rows.size(), at + kRowsPerFile);
+          oracle.lake.Append(table.name, std::vector<FixtureRow>(stored.rows.begin() + at,
+                                                                 stored.rows.begin() + end));
+        }
+        continue;
+      }
       for (const std::vector<FixtureRow>& file : table.files) {
         if (file.empty()) continue;
         std::string insert = "INSERT INTO " + table.name + " VALUES ";
@@ -333,6 +359,91 @@ TEST(OracleCorpusSize, AtLeastFiveHundredRecords) {
     total += ParseCorpus(ReadText(CorpusPath(stem)), ShownPath(stem)).size();
   }
   EXPECT_GE(total, 500u);
+}
+
+// The rules themselves, without PostgreSQL.
+TEST(OracleRules, NumericsCompareByValueAndDivisionResultsAfterRounding) {
+  const auto kind = ValueKind::kNumeric;
+  EXPECT_TRUE(ValuesEqual(kind, "1.50", "1.5"));
+  EXPECT_TRUE(ValuesEqual(kind, "-0.00", "0"));
+  EXPECT_TRUE(ValuesEqual(kind, "007", "7.000"));
+  EXPECT_FALSE(ValuesEqual(kind, "1.2", "1.25"));
+  EXPECT_FALSE(ValuesEqual(kind, "3", "3.4"));
+  EXPECT_FALSE(ValuesEqual(kind, "-1", "1"));
+  // 1/3.0: PostgreSQL's 20 fraction digits against the engine's 16.
+  EXPECT_TRUE(ValuesEqual(kind, "0.33333333333333333333", "0.3333333333333333"));
+  EXPECT_TRUE(ValuesEqual(kind, "0.66666666666666666667", "0.6666666666666667"));
+  EXPECT_FALSE(ValuesEqual(kind, "0.66666666666666666667", "0.6666666666666666"));
+  EXPECT_TRUE(ValuesEqual(kind, "2500000000", "2500000000.0000005023555556"));
+  EXPECT_FALSE(ValuesEqual(kind, "NaN", "0"));
+  EXPECT_TRUE(ValuesEqual(kind, std::nullopt, std::nullopt));
+  EXPECT_FALSE(ValuesEqual(kind, std::nullopt, "0"));
+}
+
+TEST(OracleRules, FloatsWithinRelativeTolerance) {
+  const auto kind = ValueKind::kFloat;
+  EXPECT_TRUE(ValuesEqual(kind, "0.30000000000000004", "0.3"));
+  EXPECT_TRUE(ValuesEqual(kind, "NaN", "NaN"));
+  EXPECT_TRUE(ValuesEqual(kind, "-0", "0"));
+  EXPECT_TRUE(ValuesEqual(kind, "1e+15", "1000000000000000"));
+  EXPECT_FALSE(ValuesEqual(kind, "1", "1.000001"));
+  EXPECT_FALSE(ValuesEqual(kind, "Infinity", "1.7976931348623157e+308"));
+  EXPECT_FALSE(ValuesEqual(kind, "-Infinity", "Infinity"));
+  EXPECT_FALSE(ValuesEqual(kind, "NaN", "1"));
+  EXPECT_FALSE(ValuesEqual(ValueKind::kExact, "a", "a "));
+  EXPECT_EQ(KindOfType("numeric(12,2)"), ValueKind::kNumeric);
+  EXPECT_EQ(KindOfType("real"), ValueKind::kFloat);
+  EXPECT_EQ(KindOfType("text"), ValueKind::kExact);
+  EXPECT_TRUE(TypesAgree("numeric", "numeric(38,2)"));
+  EXPECT_FALSE(TypesAgree("numeric", "numeric(12,2)"));
+  EXPECT_FALSE(TypesAgree("numeric(12,2)", "numeric"));
+}
+
+TEST(OracleRules, MultisetsAndOrder) {
+  Record unordered;
+  Record ordered;
+  ordered.ordered = true;
+  Answer a, b;
+  a.types = b.types = {"integer", "text"};
+  a.rows = {{"1", "x"}, {"1", "x"}, {"2", std::nullopt}};
+  b.rows = {{"2", std::nullopt}, {"1", "x"}, {"1", "x"}};
+  EXPECT_EQ(CompareAnswers(unordered, a, b), "");
+  EXPECT_NE(CompareAnswers(ordered, a, b), "");
+  b.rows = {{"2", std::nullopt}, {"1", "x"}, {"2", "x"}};
+  EXPECT_NE(CompareAnswers(unordered, a, b), "");
+  b.rows.pop_back();
+  EXPECT_NE(CompareAnswers(unordered, a, b), "");
+  Record error;
+  error.error_sqlstate = "22012";
+  Answer failed;
+  failed.failed = true;
+  failed.sqlstate = "22012";
+  EXPECT_EQ(CompareAnswers(error, failed, failed), "");
+  EXPECT_NE(CompareAnswers(error, failed, a), "");
+  EXPECT_NE(CompareAnswers(unordered, failed, failed), "");
+}
+
+TEST(OracleRules, ParsesTheFormats) {
+  std::vector<Record> records = ParseCorpus(
+      "# c\nquery ordered\nSELECT 1\n  , 2\n----\ntypes: numeric(5,2), text\n\n"
+      "query error 22012\nSELECT 1 / 0\n",
+      "x.test");
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_TRUE(records[0].ordered);
+  EXPECT_EQ(records[0].line, 2);
+  EXPECT_EQ(records[0].sql, "SELECT 1\n  , 2");
+  EXPECT_EQ(*records[0].types, (std::vector<std::string>{"numeric(5,2)", "text"}));
+  EXPECT_EQ(*records[1].error_sqlstate, "22012");
+  EXPECT_THROW(ParseCorpus("select 1\n", "x.test"), std::runtime_error);
+  std::vector<FixtureTable> tables =
+      ParseFixtures("table t (a integer, s text)\n1 | 'x|y'\nNULL | 'it''s'\n---\n2 | ''\n", "f");
+  ASSERT_EQ(tables.size(), 1u);
+  ASSERT_EQ(tables[0].files.size(), 2u);
+  EXPECT_EQ(tables[0].files[0][0][1], "x|y");
+  EXPECT_EQ(tables[0].files[0][1][0], std::nullopt);
+  EXPECT_EQ(tables[0].files[0][1][1], "it's");
+  EXPECT_EQ(tables[0].files[1][0][1], "");
+  EXPECT_THROW(ParseFixtures("table t (a integer)\n1 | 2\n", "f"), std::runtime_error);
 }
 
 const ::testing::Environment* const kEnvironment =

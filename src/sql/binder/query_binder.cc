@@ -554,6 +554,13 @@ Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query,
         key = MakeColumn(static_cast<int>(n - 1), plan->output[n - 1].type,
                          plan->output[n - 1].name);
       } else {
+        if (query.kind == ast::QueryKind::kSetOperation &&
+            item.expr->kind != ExprKind::kColumnRef) {
+          // PostgreSQL sorts a set operation only by its output columns.
+          return SqlError(SqlErrorKind::kFeatureNotSupported,
+                          "invalid UNION/INTERSECT/EXCEPT ORDER BY clause",
+                          Position(item.expr->location));
+        }
         HOGLAKE_ASSIGN_OR_RETURN(key, BindExpression(*item.expr, ctx));
       }
       bool desc = item.direction == ast::SortDirection::kDescending;

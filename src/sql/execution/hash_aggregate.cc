@@ -71,7 +71,19 @@ int CompareExtreme(const Value& a, const Value& b) {
     }
     case SqlTypeId::kNumeric:
       return a.n < b.n ? -1 : (a.n > b.n ? 1 : 0);
-    case SqlTypeId::kInterval:
+    case SqlTypeId::kInterval: {
+      // By span (months of 30 days, days of 24 hours), as interval_cmp.
+      auto span = [](const std::string& bytes) {
+        int32_t months, days;
+        int64_t micros;
+        std::memcpy(&months, bytes.data(), 4);
+        std::memcpy(&days, bytes.data() + 4, 4);
+        std::memcpy(&micros, bytes.data() + 8, 8);
+        return (static_cast<__int128>(months) * 30 + days) * 86400000000LL + micros;
+      };
+      const __int128 x = span(a.s), y = span(b.s);
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
     case SqlTypeId::kText:
     case SqlTypeId::kBytea:
     case SqlTypeId::kUuid:

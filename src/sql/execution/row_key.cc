@@ -61,6 +61,19 @@ bool AppendRowKey(const std::vector<columnar::ArrayPtr>& columns,
         out->push_back(static_cast<char>(scale));
         break;
       }
+      case SqlTypeId::kInterval: {
+        // Equal intervals are equal spans (1 day = 24 hours), as PostgreSQL's
+        // interval_eq: months of 30 days, days of 24 hours.
+        std::string_view s = a.GetView(row);
+        int32_t months, days;
+        int64_t micros;
+        std::memcpy(&months, s.data(), 4);
+        std::memcpy(&days, s.data() + 4, 4);
+        std::memcpy(&micros, s.data() + 8, 8);
+        __int128 span = (static_cast<__int128>(months) * 30 + days) * 86400000000LL + micros;
+        out->append(reinterpret_cast<const char*>(&span), 16);
+        break;
+      }
       default: {
         std::string_view s = a.GetView(row);
         uint32_t len = static_cast<uint32_t>(s.size());

@@ -112,6 +112,8 @@ Result<BoundAggregate> BindAggregate(std::string_view name, std::vector<BoundExp
         return NoAggregate(name, {arg});
       }
       agg.type = t;
+      // PostgreSQL's min/max(numeric) drop the type modifier.
+      if (t.id == SqlTypeId::kNumeric) agg.type = SqlType::Numeric(-1, t.scale);
       break;
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:

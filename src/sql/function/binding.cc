@@ -36,6 +36,16 @@ Error NoOperator(std::string_view op, const BoundExprPtr& left, const BoundExprP
                   PgTypeName(left->type), " ", op, " ", PgTypeName(right->type));
 }
 
+Error NotUnique(std::string_view op, const BoundExprPtr& left, const BoundExprPtr& right) {
+  if (left == nullptr) {
+    return SqlError(SqlErrorKind::kAmbiguousFunction, "operator is not unique: ", op, " ",
+                    PgTypeName(right->type));
+  }
+  return SqlError(SqlErrorKind::kAmbiguousFunction,
+                  "operator is not unique: ", PgTypeName(left->type), " ", op, " ",
+                  PgTypeName(right->type));
+}
+
 // Casts both operands to `type`, keeping a numeric operand's own scale.
 Result<std::pair<BoundExprPtr, BoundExprPtr>> CastBoth(BoundExprPtr l, BoundExprPtr r,
                                                         const SqlType& type) {
@@ -68,9 +78,28 @@ int PgDivisionScale(const Value& a, const Value& b) {
 
 Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundExprPtr r) {
   SqlTypeId a = l->type.id, b = r->type.id;
+  // An unknown literal is first taken as the other operand's type, as
+  // PostgreSQL resolves operators: date - '2024-01-01' is date - date and
+  // timestamp - '…' timestamp - timestamp; date + '1' fits several
+  // operators (integer, interval, time) and '1' + '2' every one.
+  if (a == SqlTypeId::kUnknown && b == SqlTypeId::kUnknown) return NotUnique(op, l, r);
+  auto is_datetime = [](SqlTypeId t) {
+    return t == SqlTypeId::kDate || t == SqlTypeId::kTimestamp || t == SqlTypeId::kTimestampTz;
+  };
+  if ((is_datetime(a) && b == SqlTypeId::kUnknown) ||
+      (a == SqlTypeId::kUnknown && is_datetime(b))) {
+    const SqlType known = is_datetime(a) ? l->type : r->type;
+    if (op == "-") {
+      HOGLAKE_ASSIGN_OR_RETURN(l, BindCast(l, known, false));
+      HOGLAKE_ASSIGN_OR_RETURN(r, BindCast(r, known, false));
+      return BindArithmetic(op, l, r);
+    }
+    if (op == "+" && known.id == SqlTypeId::kDate) return NotUnique(op, l, r);
+    // timestamp + '…' is timestamp + interval, the one operator left.
+    if (op == "+" && a == SqlTypeId::kUnknown) return BindArithmetic(op, r, l);
+  }
   // Dates and times first.
-  if (a == SqlTypeId::kDate && (r->type.is_integer() || b == SqlTypeId::kUnknown) &&
-      (op == "+" || op == "-")) {
+  if (a == SqlTypeId::kDate && r->type.is_integer() && (op == "+" || op == "-")) {
     HOGLAKE_ASSIGN_OR_RETURN(r, BindCast(r, SqlType::Of(SqlTypeId::kInteger), false));
     auto call = MakeCall(&kDatePlusDays, {l, r}, SqlType::Of(SqlTypeId::kDate));
     const_cast<BoundExpr&>(*call).name = std::string(op);
@@ -83,6 +112,14 @@ Result<BoundExprPtr> BindArithmetic(std::string_view op, BoundExprPtr l, BoundEx
     return MakeCall(&kDateMinusDate, {l, r}, SqlType::Of(SqlTypeId::kInteger));
   }
   bool l_time = a == SqlTypeId::kDate || a == SqlTypeId::kTimestamp || a == SqlTypeId::kTimestampTz;
+  bool r_time = b == SqlTypeId::kDate || b == SqlTypeId::kTimestamp || b == SqlTypeId::kTimestampTz;
+  if (l_time && r_time && op == "-") {
+    // timestamp − timestamp (a date is widened to the other side's type).
+    HOGLAKE_ASSIGN_OR_RETURN(SqlType common, CommonType({l->type, r->type}, "operator"));
+    HOGLAKE_ASSIGN_OR_RETURN(auto operands, CastBoth(l, r, common));
+    return MakeCall(&kTimestampMinusTimestamp, {operands.first, operands.second},
+                    SqlType::Of(SqlTypeId::kInterval));
+  }
   if (l_time && (b == SqlTypeId::kInterval || b == SqlTypeId::kUnknown) &&
       (op == "+" || op == "-")) {
     SqlType result = SqlType::Of(a == SqlTypeId::kTimestampTz ? SqlTypeId::kTimestampTz
@@ -176,12 +213,20 @@ Result<BoundExprPtr> BindComparison(std::string_view op, BoundExprPtr l, BoundEx
 
 Result<BoundExprPtr> BindOperator(std::string_view op, BoundExprPtr left, BoundExprPtr right) {
   if (left == nullptr) {
+    // An unknown operand: prefix + exists for numeric types only, so the
+    // category's preferred double precision; prefix - for interval too.
+    if (right->type.id == SqlTypeId::kUnknown && op == "-") return NotUnique(op, left, right);
+    if (right->type.id == SqlTypeId::kUnknown && op == "+") {
+      return BindCast(right, SqlType::Of(SqlTypeId::kDouble), false);
+    }
     if (op == "+") return right;
     if (op == "-" && (right->type.is_numeric_kind() || right->type.id == SqlTypeId::kUnknown)) {
       if (right->type.id == SqlTypeId::kUnknown) {
         HOGLAKE_ASSIGN_OR_RETURN(right, BindCast(right, SqlType::Numeric(-1, 0), false));
       }
       SqlType type = right->type;
+      // -x of a numeric(p,s) is an unconstrained numeric, as in PostgreSQL.
+      if (type.id == SqlTypeId::kNumeric) type = SqlType::Numeric(-1, type.scale);
       return MakeCall(&kNegate, {right}, type);
     }
     return NoOperator(op, left, right);
@@ -317,7 +362,10 @@ Result<BoundExprPtr> BindMath(std::string_view name, const ScalarFunction* f,
     return MakeCall(f, {x, digits}, SqlType::Numeric(-1, scale));
   }
   SqlType result = x->type;
-  if (result.id == SqlTypeId::kNumeric && name != "abs") result = SqlType::Numeric(-1, 0);
+  // numeric results drop the type modifier (abs keeps the scale).
+  if (result.id == SqlTypeId::kNumeric) {
+    result = SqlType::Numeric(-1, name == "abs" ? result.scale : 0);
+  }
   return MakeCall(f, {x}, result);
 }
 
@@ -328,8 +376,7 @@ Result<BoundExprPtr> BindFieldFunction(std::string_view name, std::vector<BoundE
     return SqlError(SqlErrorKind::kFeatureNotSupported, name,
                     "'s field must be a constant text");
   }
-  std::string lowered = field->value.s;
-  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lowered = CanonicalDatetimeUnit(field->value.s);
   Value field_value = Value::Text(lowered);
   field = MakeConstant(field_value);
   BoundExprPtr value = args[1];
@@ -357,7 +404,7 @@ Result<BoundExprPtr> BindFieldFunction(std::string_view name, std::vector<BoundE
   }
   int scale = 0;
   if (t != SqlTypeId::kDate && (lowered == "second" || lowered == "epoch")) scale = 6;
-  if (t != SqlTypeId::kDate && lowered == "millisecond") scale = 3;
+  if (t != SqlTypeId::kDate && lowered == "milliseconds") scale = 3;
   return MakeCall(&kExtractField, {field, value}, SqlType::Numeric(-1, scale));
 }
 

@@ -1,10 +1,12 @@
 #include "sql/function/cast.h"
 
 #include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
 #include "columnar/builder.h"
+#include "columnar/json_rows.h"
 #include "sql/execution/vector_ops.h"
 #include "sql/sql_error.h"
 #include "sql/types/value_text.h"
@@ -113,8 +115,14 @@ Result<Value> NumericWithin(__int128 unscaled, const SqlType& to) {
   return out;
 }
 
-double NumericToDouble(__int128 v, int scale) {
-  return static_cast<double>(v) / std::pow(10.0, scale);
+// Correctly rounded, as PostgreSQL's numeric → float (which goes through
+// the decimal text): v / 10^scale in doubles rounds twice past 2^53.
+template <typename F>
+F NumericToFloat(__int128 v, int scale) {
+  const std::string text = columnar::FormatDecimal(v, scale);
+  F f = 0;
+  std::from_chars(text.data(), text.data() + text.size(), f);
+  return f;
 }
 
 // `digits`: the significant digits a float keeps on its way to numeric, as
@@ -355,7 +363,10 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
       if (r < IntegerMin(to.id) || r > IntegerMax(to.id)) return OutOfRange(to);
       return Value::Integer(to.id, static_cast<int64_t>(r));
     }
-    return FromDouble(NumericToDouble(value.n, from.scale), to);
+    if (to.id == SqlTypeId::kReal) {
+      return Value::Double(SqlTypeId::kReal, NumericToFloat<float>(value.n, from.scale));
+    }
+    return FromDouble(NumericToFloat<double>(value.n, from.scale), to);
   }
   if (from.is_float()) {
     return FromDouble(value.d, to, from.id == SqlTypeId::kReal ? FLT_DIG : DBL_DIG);

@@ -2,6 +2,9 @@
 // Internal to src/sql/function.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include "sql/function/scalar_function.h"
 
 namespace hoglake::sql {
@@ -12,7 +15,14 @@ extern const ScalarFunction kLower, kUpper, kLength, kOctetLength, kStrpos, kSub
 // math_functions.cc
 extern const ScalarFunction kAbs, kRound, kFloor, kCeil, kSqrt;
 // datetime_functions.cc
-extern const ScalarFunction kDatePlusDays, kDateMinusDate, kTimestampPlusInterval,
-    kExtractField, kDateTrunc;
+// A unit of EXTRACT/date_part/date_trunc by its canonical name: lower case,
+// PostgreSQL's abbreviations and plurals resolved ("hrs" → "hour",
+// "milliseconds" → "milliseconds", "secs" → "second"); unknown names come
+// back lowered.
+std::string CanonicalDatetimeUnit(std::string_view unit);
+// Whether `canonical` names a unit PostgreSQL knows (for any type).
+bool IsDatetimeUnit(std::string_view canonical);
+extern const ScalarFunction kDatePlusDays, kDateMinusDate, kTimestampMinusTimestamp,
+    kTimestampPlusInterval, kExtractField, kDateTrunc;
 
 }  // namespace hoglake::sql

@@ -280,13 +280,22 @@ bool ParsePgBytea(std::string_view text, std::string* out, bool* bad_hex) {
 
 bool ParsePgBool(std::string_view text, bool* out) {
   text = Trim(text);
-  static constexpr std::string_view kTrue[] = {"t", "true", "y", "yes", "on", "1"};
-  static constexpr std::string_view kFalse[] = {"f", "false", "n", "no", "off", "0"};
-  for (std::string_view t : kTrue) {
-    if (EqualsIgnoreCase(text, t)) return *out = true, true;
-  }
-  for (std::string_view f : kFalse) {
-    if (EqualsIgnoreCase(text, f)) return *out = false, true;
+  // As boolin: any prefix of true/false/yes/no, "on"/"of(f)" (one letter
+  // would be ambiguous), 1 and 0; in any case.
+  struct Word {
+    std::string_view word;
+    size_t min_prefix;
+    bool value;
+  };
+  static constexpr Word kWords[] = {{"true", 1, true}, {"false", 1, false}, {"yes", 1, true},
+                                    {"no", 1, false},  {"on", 2, true},     {"off", 2, false},
+                                    {"1", 1, true},    {"0", 1, false}};
+  for (const Word& w : kWords) {
+    if (text.size() >= w.min_prefix && text.size() <= w.word.size() &&
+        EqualsIgnoreCase(text, w.word.substr(0, text.size()))) {
+      *out = w.value;
+      return true;
+    }
   }
   return false;
 }
@@ -488,11 +497,15 @@ bool ParseTimePart(std::string_view& s, int64_t* micros, bool* overflow = nullpt
 bool ParsePgDate(std::string_view text, int32_t* out, bool* field_overflow) {
   if (field_overflow != nullptr) *field_overflow = false;
   text = Trim(text);
+  const std::string_view whole = text;
   int64_t days;
   if (!ParseDatePart(text, &days, field_overflow)) return false;
-  // PostgreSQL accepts a date with a time of day (dropped) in some styles;
-  // we accept exactly a date.
-  if (!Trim(text).empty()) return false;
+  // A time of day (and zone) after the date must be valid and is dropped,
+  // as date_in does: '2024-01-05 10:00' is 2024-01-05.
+  int64_t micros;
+  if (!Trim(text).empty() && !ParsePgTimestamp(whole, false, &micros, field_overflow)) {
+    return false;
+  }
   *out = static_cast<int32_t>(days);
   return true;
 }
@@ -544,8 +557,35 @@ bool ParsePgTimestamp(std::string_view text, bool with_zone, int64_t* out, bool*
 
 bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int64_t* micros) {
   text = Trim(text);
+  // PostgreSQL's verbose form: an optional leading '@' and a trailing "ago"
+  // that negates the whole.
+  if (!text.empty() && text[0] == '@') text.remove_prefix(1);
+  bool ago = false;
+  if (text.size() > 3 && EqualsIgnoreCase(text.substr(text.size() - 3), "ago") &&
+      std::isspace(static_cast<unsigned char>(text[text.size() - 4]))) {
+    ago = true;
+    text = Trim(text.substr(0, text.size() - 3));
+  }
   int64_t m = 0, d = 0, us = 0;
   bool any = false;
+  // Each field may be given once ('1 day 1 day' is invalid, as in PostgreSQL).
+  enum : unsigned {
+    kYear = 1,
+    kMonth = 2,
+    kWeek = 4,
+    kDay = 8,
+    kHour = 16,
+    kMinute = 32,
+    kSecond = 64,
+    kMillisecond = 128,
+    kMicrosecond = 256
+  };
+  unsigned seen = 0;
+  auto first_time = [&seen](unsigned fields) {
+    if (seen & fields) return false;
+    seen |= fields;
+    return true;
+  };
   while (!text.empty()) {
     text = Trim(text);
     if (text.empty()) break;
@@ -561,6 +601,7 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       std::string_view part = text.substr(0, space);
       int64_t t;
       if (!ParseTimePart(part, &t) || !part.empty()) return false;
+      if (!first_time(kHour | kMinute | kSecond)) return false;
       us += negative ? -t : t;
       text.remove_prefix(std::min(space, text.size()));
       any = true;
@@ -603,25 +644,34 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
       us += static_cast<int64_t>(std::llround((days_fraction - extra) * kMicrosPerDay));
     };
     if (is({"year", "years", "y", "yr", "yrs"})) {
+      if (!first_time(kYear)) return false;
       m += static_cast<int64_t>(whole) * 12 + static_cast<int64_t>(std::nearbyint(fraction * 12));
     } else if (is({"month", "months", "mon", "mons"})) {
+      if (!first_time(kMonth)) return false;
       m += static_cast<int64_t>(whole);
       fraction_of_day(fraction * 30);
     } else if (is({"week", "weeks", "w"})) {
+      if (!first_time(kWeek)) return false;
       d += static_cast<int64_t>(whole) * 7;
       fraction_of_day(fraction * 7);
     } else if (is({"day", "days", "d"})) {
+      if (!first_time(kDay)) return false;
       d += static_cast<int64_t>(whole);
       fraction_of_day(fraction);
     } else if (is({"hour", "hours", "h", "hr", "hrs"})) {
+      if (!first_time(kHour)) return false;
       us += static_cast<int64_t>(std::llround(number * 3600 * kMicrosPerSecond));
     } else if (is({"minute", "minutes", "min", "mins", "m"})) {
+      if (!first_time(kMinute)) return false;
       us += static_cast<int64_t>(std::llround(number * 60 * kMicrosPerSecond));
     } else if (is({"second", "seconds", "sec", "secs", "s"})) {
+      if (!first_time(kSecond)) return false;
       us += static_cast<int64_t>(std::llround(number * kMicrosPerSecond));
     } else if (is({"millisecond", "milliseconds", "ms", "msec", "msecs"})) {
+      if (!first_time(kMillisecond)) return false;
       us += static_cast<int64_t>(std::llround(number * 1000));
     } else if (is({"microsecond", "microseconds", "us", "usec", "usecs"})) {
+      if (!first_time(kMicrosecond)) return false;
       us += static_cast<int64_t>(std::llround(number));
     } else {
       return false;
@@ -629,6 +679,11 @@ bool ParsePgInterval(std::string_view text, int32_t* months, int32_t* days, int6
     any = true;
   }
   if (!any) return false;
+  if (ago) {
+    m = -m;
+    d = -d;
+    us = -us;
+  }
   if (m > INT32_MAX || m < INT32_MIN || d > INT32_MAX || d < INT32_MIN) return false;
   *months = static_cast<int32_t>(m);
   *days = static_cast<int32_t>(d);

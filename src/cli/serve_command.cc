@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "catalog/catalog_service.h"
+#include "catalog/lake_tables.h"
 #include "catalog/maintenance/hydrator.h"
 #include "catalog/maintenance/maintenance_loop.h"
 #include "catalog/migrations/embedded_migrations.h"
@@ -36,8 +37,11 @@
 #include "cli/serve_config.h"
 #include "common/audit.h"
 #include "common/log.h"
+#include "common/uuid.h"
 #include "pg/embedded_postgres.h"
 #include "pg/pg_pool.h"
+#include "query/lake_directory.h"
+#include "query/query_service.h"
 #include "server/http_server.h"
 #include "server/json_body.h"
 #include "server/maintenance_reporter.h"
@@ -108,6 +112,27 @@ std::string DataRoot(const ServeOptions& options, const ServeConfig& config) {
   if (!options.database_url.empty()) return "";
   const std::string dir = AbsoluteDataDir(options);
   return dir.empty() ? "" : "file://" + dir + "/lake/";
+}
+
+// Where query results go: HOGLAKE_RESULTS_ROOT, else beside the data root
+// ("<data root>/../results"), else DIR/results.
+Result<std::string> ResultsRoot(const ServeOptions& options, const ServeConfig& config,
+                                const std::string& data_root) {
+  if (!config.results_root.empty()) return config.results_root;
+  if (!data_root.empty()) {
+    std::string root = data_root;
+    while (!root.empty() && root.back() == '/') root.pop_back();
+    const size_t slash = root.rfind('/');
+    if (slash != std::string::npos && slash > root.find("://") + 2) {
+      return root.substr(0, slash) + "/results";
+    }
+    return root + "/_results";
+  }
+  const std::string dir = AbsoluteDataDir(options);
+  if (dir.empty()) {
+    return InvalidArgument("no place for query results: set HOGLAKE_RESULTS_ROOT");
+  }
+  return "file://" + dir + "/results";
 }
 
 // The data root and HOGLAKE_ALLOWED_DATA_PATHS (URIs separated by commas or
@@ -211,7 +236,20 @@ Status Serve(const ServeOptions& options) {
   maintenance.Start();
   server::MetricsSampler sampler(&pool, &metrics, config.metrics_sample_interval_ms);
   sampler.Start();
+  // The query service: runs in the catalog database, results as Parquet
+  // under the results root.
+  std::unique_ptr<catalog::LakeTables> lake_tables = catalog::LakeTablesOver(service);
+  HOGLAKE_ASSIGN_OR_RETURN(const std::string results_root, ResultsRoot(options, config, data_root));
+  HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<query::ResultStore> results,
+                           query::ResultStore::Open(results_root));
+  query::RunStore runs(&pool, NewUuid(), config.query_stale_after_ms);
+  query::QueryService queries(lake_tables.get(), &runs, results.get(), config.query);
+  query::LakeDirectory directory(lake_tables.get());
+  queries.Start();
+  LogInfo("query results go under ", results_root);
   server::ServerContext context;
+  context.query = &queries;
+  context.directory = &directory;
   context.maintenance_observer = &reporter;
   context.metrics_sampler = &sampler;
   context.catalogs = &service;
@@ -252,6 +290,7 @@ Status Serve(const ServeOptions& options) {
   LogInfo("received ", received == SIGINT ? "SIGINT" : "SIGTERM", ", shutting down");
   http.Stop();
   serving.join();
+  queries.Stop();
   maintenance.Stop();
   sampler.Stop();
   embedded.Stop();

@@ -1,5 +1,6 @@
 #include "cli/serve_config.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace hoglake::cli {
@@ -66,6 +67,22 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
                                            http.keep_alive_timeout_ms, 1, kMaxTimeoutMs);
   c.json_parse_memory_bytes =
       env.Integer("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES", c.json_parse_memory_bytes, 1, kMaxBytes);
+
+  query::QueryServiceOptions& q = c.query;
+  q.workers = static_cast<int>(env.Integer("HOGLAKE_QUERY_WORKERS", q.workers, 1, 1024));
+  q.queue_limit =
+      static_cast<int>(env.Integer("HOGLAKE_QUERY_QUEUE_LIMIT", q.queue_limit, 0, 1000000));
+  q.timeout_ms = env.Integer("HOGLAKE_QUERY_TIMEOUT_MS", q.timeout_ms, 0, kMaxIntervalMs);
+  q.memory_budget_bytes =
+      env.Integer("HOGLAKE_QUERY_MEMORY_BYTES", q.memory_budget_bytes, 0, kMaxBytes);
+  q.retention_seconds = env.Integer("HOGLAKE_RESULT_RETENTION_SECONDS", q.retention_seconds, 1,
+                                    int64_t{3650} * 24 * 3600);
+  c.query_stale_after_ms =
+      env.Integer("HOGLAKE_QUERY_STALE_MS", c.query_stale_after_ms, 300, kMaxTimeoutMs);
+  // Three heartbeats fit in the stale limit, so a live run is never taken
+  // for an interrupted one.
+  q.heartbeat_ms = std::min<int64_t>(q.heartbeat_ms, c.query_stale_after_ms / 3);
+  c.results_root = env.Text("HOGLAKE_RESULTS_ROOT");
 
   c.data_root = env.Text("HOGLAKE_DATA_ROOT");
   c.allowed_data_paths = env.Text("HOGLAKE_ALLOWED_DATA_PATHS");

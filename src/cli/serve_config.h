@@ -12,6 +12,7 @@
 #include "catalog/maintenance/maintenance_loop.h"
 #include "catalog/maintenance/maintenance_status.h"
 #include "common/config.h"
+#include "query/query_service.h"
 #include "server/http_server.h"
 #include "server/json_body.h"
 
@@ -36,6 +37,11 @@ struct ServeConfig {
   std::string allowed_data_paths;  // HOGLAKE_ALLOWED_DATA_PATHS as given
   std::vector<std::string> embedded_pg_settings;
   std::string pg_bin_dir;
+  // The query service (the Hotdata-compatible API). results_root "" =
+  // beside the data root (or the data directory).
+  query::QueryServiceOptions query;
+  std::string results_root;
+  int64_t query_stale_after_ms = 15000;
   // Naming and audit.
   std::string instance_name;
   std::string audit_log;

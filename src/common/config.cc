@@ -70,6 +70,22 @@ constexpr std::array kVariables = {
                 "cadence of the catalog gauges' sampler (0 = off)"},
     EnvVariable{"HOGLAKE_PG_BINDIR", "/usr/lib/postgresql/15/bin",
                 "where the embedded PostgreSQL's server binaries are"},
+    EnvVariable{"HOGLAKE_QUERY_MEMORY_BYTES", "0",
+                "memory one SQL query may hold in hash tables, sorts and joins, past which it "
+                "fails with 53200 (0 = a quarter of RAM)"},
+    EnvVariable{"HOGLAKE_QUERY_QUEUE_LIMIT", "64",
+                "SQL queries that may wait for a worker beyond those running; more are refused "
+                "with 429 OVERLOADED"},
+    EnvVariable{"HOGLAKE_QUERY_STALE_MS", "15000",
+                "a query run whose server has not reported for this long is taken as interrupted "
+                "and marked failed"},
+    EnvVariable{"HOGLAKE_QUERY_TIMEOUT_MS", "3600000",
+                "longest a SQL query may run before its run fails (0 = no limit)"},
+    EnvVariable{"HOGLAKE_QUERY_WORKERS", "4", "SQL queries the query service runs at once"},
+    EnvVariable{"HOGLAKE_RESULTS_ROOT", "results/ beside the data root",
+                "where query results are stored as Parquet (a file:// or s3:// URI)"},
+    EnvVariable{"HOGLAKE_RESULT_RETENTION_SECONDS", "604800",
+                "how long query results are kept before they and their files are removed"},
     EnvVariable{"HOGLAKE_RETIREMENT_BATCH", "8000",
                 "dropped tables' file rows retired per batch transaction"},
     EnvVariable{"HOGLAKE_RETIREMENT_INTERVAL_MS", "0",

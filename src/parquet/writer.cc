@@ -69,6 +69,21 @@ class BufferSink : public Sink {
   std::string* out_;
 };
 
+class FunctionSink : public Sink {
+ public:
+  explicit FunctionSink(std::function<Status(std::string_view)> sink) : sink_(std::move(sink)) {}
+  Status Write(std::string_view bytes) override {
+    if (bytes.empty()) return Status::Ok();
+    HOGLAKE_RETURN_IF_ERROR(sink_(bytes));
+    position_ += static_cast<int64_t>(bytes.size());
+    return Status::Ok();
+  }
+  Status Close() override { return Status::Ok(); }
+
+ private:
+  std::function<Status(std::string_view)> sink_;
+};
+
 constexpr int64_t kRowsPerStep = 4096;
 
 }  // namespace
@@ -231,6 +246,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::OpenBuffer(std::string* ou
                                                                  columnar::SchemaPtr schema,
                                                                  WriterOptions options) {
   HOGLAKE_ASSIGN_OR_RETURN(auto impl, MakeImpl(std::make_unique<BufferSink>(out), schema, options));
+  return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
+}
+
+Result<std::unique_ptr<ParquetWriter>> ParquetWriter::OpenSink(
+    std::function<Status(std::string_view)> sink, columnar::SchemaPtr schema,
+    WriterOptions options) {
+  HOGLAKE_ASSIGN_OR_RETURN(
+      auto impl, MakeImpl(std::make_unique<FunctionSink>(std::move(sink)), schema, options));
   return std::unique_ptr<ParquetWriter>(new ParquetWriter(std::move(impl)));
 }
 

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -74,6 +75,11 @@ class ParquetWriter {
   static Result<std::unique_ptr<ParquetWriter>> OpenBuffer(std::string* out,
                                                            columnar::SchemaPtr schema,
                                                            WriterOptions options = {});
+  // Hands the file's bytes, in order, to `sink` (e.g. an object store's
+  // streamed write); a sink error fails the write that produced the bytes.
+  static Result<std::unique_ptr<ParquetWriter>> OpenSink(
+      std::function<Status(std::string_view)> sink, columnar::SchemaPtr schema,
+      WriterOptions options = {});
   ~ParquetWriter();
   ParquetWriter(const ParquetWriter&) = delete;
   ParquetWriter& operator=(const ParquetWriter&) = delete;

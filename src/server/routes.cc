@@ -17,6 +17,7 @@
 #include "server/routes_feed.h"
 #include "server/routes_maintenance.h"
 #include "server/routes_partitions.h"
+#include "server/routes_query.h"
 #include "server/routes_table_creations.h"
 #include "server/routes_uploads.h"
 #include "server/routes_views.h"
@@ -453,6 +454,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterUploads(router, context);
   RegisterPartitions(router, context);
   RegisterTableCreations(router, context);
+  RegisterQueryRoutes(router, context);
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method = method, pattern = pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -13,6 +13,11 @@
 #include "server/metrics_sampler.h"
 #include "server/router.h"
 
+namespace hoglake::query {
+class LakeDirectory;
+class QueryService;
+}  // namespace hoglake::query
+
 namespace hoglake::server {
 
 struct ServerContext {
@@ -34,6 +39,9 @@ struct ServerContext {
   // Where new catalogs' data should go, proposed in GET /v1/info as
   // `data_root` (clients create `<data_root><catalog>/`); empty = omitted.
   std::string data_root;
+  // The Hotdata-compatible query API (routes_query.h); null answers 503.
+  query::QueryService* query = nullptr;
+  query::LakeDirectory* directory = nullptr;
 };
 
 void RegisterRoutes(Router& router, const ServerContext& context);

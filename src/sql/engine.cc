@@ -8,6 +8,7 @@
 #include "columnar/builder.h"
 #include "sql/binder/query_binder.h"
 #include "sql/execution/operator.h"
+#include "sql/execution/operators.h"
 #include "sql/optimizer/column_pruning.h"
 #include "sql/optimizer/filter_pushdown.h"
 #include "sql/optimizer/join_planner.h"
@@ -69,7 +70,51 @@ Session::~Session() = default;
 
 void Session::Cancel() { cancelled_ = true; }
 
+namespace {
+
+// Collects a statement's result in memory, counting it against the budget.
+class CollectingSink : public ResultSink {
+ public:
+  explicit CollectingSink(int64_t budget) : budget_(budget) {}
+  Status Start(const std::vector<ResultColumn>& columns,
+               const columnar::SchemaPtr& schema) override {
+    result_.columns = columns;
+    result_.schema = schema;
+    return Status::Ok();
+  }
+  Status Batch(columnar::RecordBatch batch) override {
+    held_ += BatchBytes(batch);
+    if (held_ > budget_) {
+      return SqlError(SqlErrorKind::kOutOfMemory, "the result exceeds the query memory budget (",
+                      budget_, " bytes)");
+    }
+    result_.batches.push_back(std::move(batch));
+    return Status::Ok();
+  }
+  QueryResult Take() { return std::move(result_); }
+
+ private:
+  int64_t budget_;
+  int64_t held_ = 0;
+  QueryResult result_;
+};
+
+Status SendText(ResultSink& sink, const std::string& column, const std::string& text) {
+  QueryResult result = TextResult(column, text);
+  HOGLAKE_RETURN_IF_ERROR(sink.Start(result.columns, result.schema));
+  for (columnar::RecordBatch& b : result.batches) HOGLAKE_RETURN_IF_ERROR(sink.Batch(std::move(b)));
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<QueryResult> Session::Execute(std::string_view sql) {
+  CollectingSink sink(options_.memory_budget_bytes);
+  HOGLAKE_RETURN_IF_ERROR(Execute(sql, sink).status());
+  return sink.Take();
+}
+
+Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) {
   cancelled_ = false;
   HOGLAKE_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, ParseSql(sql));
   if (statements.empty()) {
@@ -85,6 +130,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
                     " is not supported: hoglake SQL runs queries (SELECT, VALUES, WITH, EXPLAIN)");
   }
 
+  ExecutionStats stats;
   auto make_context = [&]() {
     auto ctx = std::make_unique<ExecContext>();
     ctx->cancelled = &cancelled_;
@@ -92,6 +138,10 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
     ctx->stores = stores_.get();
     ctx->threads = options_.threads;
     return ctx;
+  };
+  auto add_scanned = [&](const ExecContext& ctx) {
+    stats.rows_scanned += ctx.rows_scanned.load();
+    stats.bytes_scanned += ctx.bytes_scanned.load();
   };
 
   BinderOptions binder_options;
@@ -106,6 +156,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
     HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr pruned, PruneColumns(PushFiltersIntoScans(plan)));
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*pruned, *ctx));
     HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op, *ctx));
+    add_scanned(*ctx);
     std::vector<std::vector<Value>> rows;
     for (const columnar::RecordBatch& b : batches) {
       for (int64_t r = 0; r < b.num_rows; ++r) {
@@ -124,25 +175,37 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
   HOGLAKE_ASSIGN_OR_RETURN(plan, PruneColumns(plan));
 
   if (statement.kind == ast::StatementKind::kExplain && !statement.explain_analyze) {
-    return TextResult("QUERY PLAN", ExplainText(*plan));
+    HOGLAKE_RETURN_IF_ERROR(SendText(sink, "QUERY PLAN", ExplainText(*plan)));
+    return stats;
   }
   std::unique_ptr<ExecContext> ctx = make_context();
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*plan, *ctx));
-  HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op, *ctx));
   if (statement.kind == ast::StatementKind::kExplain) {
+    HOGLAKE_RETURN_IF_ERROR(DrainAll(*op, *ctx).status());
+    add_scanned(*ctx);
     std::string text;
     op->Render(0, &text);
-    return TextResult("QUERY PLAN", text);
+    HOGLAKE_RETURN_IF_ERROR(SendText(sink, "QUERY PLAN", text));
+    return stats;
   }
-  QueryResult result;
+  std::vector<ResultColumn> columns;
   for (const OutputColumn& c : plan->output) {
     SqlType type = c.type.id == SqlTypeId::kUnknown ? SqlType::Of(SqlTypeId::kText) : c.type;
-    result.columns.push_back(ResultColumn{c.name, type});
+    columns.push_back(ResultColumn{c.name, type});
   }
-  result.schema = OutputSchema(plan->output);
-  for (columnar::RecordBatch& b : batches) b.schema = result.schema;
-  result.batches = std::move(batches);
-  return result;
+  columnar::SchemaPtr schema = OutputSchema(plan->output);
+  HOGLAKE_RETURN_IF_ERROR(sink.Start(columns, schema));
+  while (true) {
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> batch, op->Next());
+    if (!batch) break;
+    if (batch->num_rows == 0) continue;
+    batch->schema = schema;
+    stats.rows += batch->num_rows;
+    HOGLAKE_RETURN_IF_ERROR(sink.Batch(std::move(*batch)));
+    HOGLAKE_RETURN_IF_ERROR(ctx->CheckCancelled());
+  }
+  add_scanned(*ctx);
+  return stats;
 }
 
 }  // namespace hoglake::sql

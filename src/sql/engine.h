@@ -56,6 +56,24 @@ struct ResultColumn {
   SqlType type;
 };
 
+// Receives a statement's result as it is produced: Start once with the
+// result's columns and batch schema, then each batch in order. An error
+// returned by the sink stops the statement and is Execute's error.
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  virtual Status Start(const std::vector<ResultColumn>& columns,
+                       const columnar::SchemaPtr& schema) = 0;
+  virtual Status Batch(columnar::RecordBatch batch) = 0;
+};
+
+// What a statement did besides its rows.
+struct ExecutionStats {
+  int64_t rows = 0;
+  int64_t rows_scanned = 0;   // rows decoded by table scans
+  int64_t bytes_scanned = 0;  // data file bytes read by table scans
+};
+
 struct QueryResult {
   std::vector<ResultColumn> columns;
   columnar::SchemaPtr schema;  // the batches' schema (carrier types)
@@ -70,7 +88,12 @@ class Session {
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
+  // Runs `sql` and collects the whole result in memory (its batches count
+  // against the memory budget).
   Result<QueryResult> Execute(std::string_view sql);
+  // Runs `sql`, handing the result to `sink` batch by batch as the plan's
+  // root produces it: nothing beyond one batch is held for the result.
+  Result<ExecutionStats> Execute(std::string_view sql, ResultSink& sink);
   // Stops the statement running now (if any) at its next batch boundary.
   void Cancel();
 

@@ -164,6 +164,11 @@ ApiResponse CallServer(const std::string& base_url, const std::string& method,
   response.status = result->status;
   response.body = result->body;
   response.header_retry_after = result->get_header_value("Retry-After");
+  for (const auto& [name, value] : result->headers) {
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    response.headers[lower] = value;
+  }
   if (result->get_header_value("Content-Type").starts_with("application/json")) {
     response.json.Parse(response.body.c_str());
   }

@@ -18,6 +18,7 @@ struct ApiResponse {
   std::string body;
   rapidjson::Document json;  // parsed when the body is JSON
   std::string header_retry_after;
+  std::map<std::string, std::string> headers;  // names lowercased
 
   // "error" of an error body, "" otherwise.
   std::string error() const;

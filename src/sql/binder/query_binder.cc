@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "iceberg/arrow_mapping.h"
 #include "sql/binder/expression_binder.h"
 #include "sql/function/aggregate_function.h"
 #include "sql/function/cast.h"
 #include "sql/function/scalar_function.h"
 #include "sql/optimizer/join_planner.h"
+#include "sql/source/catalog_columns.h"
 #include "sql/sql_error.h"
 
 namespace hoglake::sql {
@@ -19,44 +19,6 @@ std::string Position(int location) {
   return location >= 0 ? StrCat(" at position ", location + 1) : std::string();
 }
 
-// ---- catalog columns → SQL ---------------------------------------------------
-
-Result<columnar::Field> ColumnField(const catalog::ColumnNode& column) {
-  using iceberg::ColumnType;
-  columnar::Field field;
-  switch (column.type.type) {
-    case ColumnType::kList: {
-      HOGLAKE_ASSIGN_OR_RETURN(columnar::Field element, ColumnField(column.children.at(0)));
-      field = columnar::Field{column.name, columnar::List(std::move(element)), column.nullable, {}};
-      break;
-    }
-    case ColumnType::kStruct: {
-      std::vector<columnar::Field> children;
-      for (const catalog::ColumnNode& child : column.children) {
-        HOGLAKE_ASSIGN_OR_RETURN(columnar::Field f, ColumnField(child));
-        children.push_back(std::move(f));
-      }
-      field = columnar::Field{column.name, columnar::Struct(std::move(children)), column.nullable,
-                              {}};
-      break;
-    }
-    case ColumnType::kMap: {
-      HOGLAKE_ASSIGN_OR_RETURN(columnar::Field key, ColumnField(column.children.at(0)));
-      HOGLAKE_ASSIGN_OR_RETURN(columnar::Field value, ColumnField(column.children.at(1)));
-      field = columnar::Field{column.name, columnar::Map(key.type, std::move(value)),
-                              column.nullable, {}};
-      break;
-    }
-    case ColumnType::kVariant:
-      field = columnar::JsonField(column.name, column.nullable);
-      break;
-    default: {
-      HOGLAKE_ASSIGN_OR_RETURN(field,
-                               iceberg::WriterArrowField(column.name, column.type, column.nullable));
-    }
-  }
-  return field.WithFieldId(column.field_id);
-}
 
 // ---- names -------------------------------------------------------------------
 
@@ -964,7 +926,7 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
   FromResult out;
   int c = 0;
   for (const catalog::ColumnNode& column : spec->table.info.columns) {
-    HOGLAKE_ASSIGN_OR_RETURN(columnar::Field field, ColumnField(column));
+    HOGLAKE_ASSIGN_OR_RETURN(columnar::Field field, CatalogColumnField(column));
     HOGLAKE_ASSIGN_OR_RETURN(SqlType type, SqlTypeOfField(field));
     spec->field_ids.push_back(column.field_id);
     spec->fields.push_back(field);

@@ -53,6 +53,9 @@ struct ExecContext {
   std::atomic<int64_t> memory_used{0};
   StoreResolver* stores = nullptr;
   int threads = 0;  // 0: the machine's
+  // What the statement's table scans read, summed over every scan.
+  std::atomic<int64_t> rows_scanned{0};
+  std::atomic<int64_t> bytes_scanned{0};
 
   // Fails with 57014 once the run is cancelled.
   Status CheckCancelled() const;

@@ -200,6 +200,7 @@ class FileScan {
   Result<RecordBatch> Read(int index) {
     HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group, reader_->ReadRowGroup(index));
     ++counters_.row_groups_total;
+    ctx_.rows_scanned += group.num_rows;
     HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, Assemble(group));
     for (const BoundExprPtr& filter : plan_.scan->filters) {
       if (batch.num_rows == 0) break;
@@ -347,6 +348,7 @@ class LakeScanOperator : public PhysicalOperator {
         }
         ++counters_.files_total;
         counters_.bytes_read += file.file_size_bytes;
+        ctx_.bytes_scanned += file.file_size_bytes;
         HOGLAKE_ASSIGN_OR_RETURN(row_groups_, serial_->Open(file, ctx_.threads));
         next_row_group_ = 0;
         continue;
@@ -410,6 +412,7 @@ class LakeScanOperator : public PhysicalOperator {
         }
         ++counters_.files_total;
         counters_.bytes_read += info.file_size_bytes;
+        ctx_.bytes_scanned += info.file_size_bytes;
         HOGLAKE_ASSIGN_OR_RETURN(std::vector<int> groups, scan.Open(info, 1));
         open_file = file;
         if (groups.empty()) continue;

@@ -1,0 +1,163 @@
+#include "query/lake_directory.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "common/encoding.h"
+#include "sql/source/catalog_columns.h"
+
+namespace hoglake::query {
+namespace {
+
+using Position = std::tuple<std::string, std::string, std::string>;
+
+std::string EncodeCursor(const Position& p) {
+  std::string text = Base64Encode(std::get<0>(p) + '\0' + std::get<1>(p) + '\0' + std::get<2>(p));
+  for (char& c : text) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  while (!text.empty() && text.back() == '=') text.pop_back();
+  return text;
+}
+
+Result<Position> DecodeCursor(const std::string& cursor) {
+  std::string text = cursor;
+  for (char& c : text) {
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  while (text.size() % 4 != 0) text.push_back('=');
+  Result<std::string> decoded = Base64Decode(text);
+  auto bad = [&] { return Error(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
+  if (!decoded.ok()) return bad();
+  size_t a = decoded->find('\0');
+  if (a == std::string::npos) return bad();
+  size_t b = decoded->find('\0', a + 1);
+  if (b == std::string::npos) return bad();
+  return Position{decoded->substr(0, a), decoded->substr(a + 1, b - a - 1), decoded->substr(b + 1)};
+}
+
+std::string ColumnNameById(const catalog::TableInfo& info, int32_t field_id) {
+  for (const catalog::ColumnNode& c : info.columns) {
+    if (c.field_id == field_id) return c.name;
+  }
+  return std::to_string(field_id);
+}
+
+}  // namespace
+
+bool LikeMatch(std::string_view pattern, std::string_view text) {
+  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '_' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '%') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '%') ++p;
+  return p == pattern.size();
+}
+
+Result<std::vector<Connection>> LakeDirectory::ListConnections() {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> names, tables_->ListCatalogNames());
+  std::vector<Connection> connections;
+  for (std::string& name : names) {
+    connections.push_back(Connection{name, name, std::string(kLakeSourceType)});
+  }
+  return connections;
+}
+
+Result<Connection> LakeDirectory::GetConnection(const std::string& id) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<Connection> all, ListConnections());
+  for (Connection& c : all) {
+    if (c.id == id) return c;
+  }
+  return Error(ErrorCode::kNotFound, "connection '" + id + "' not found");
+}
+
+Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
+  std::optional<Position> after;
+  if (listing.cursor) {
+    HOGLAKE_ASSIGN_OR_RETURN(after, DecodeCursor(*listing.cursor));
+  }
+  std::vector<std::string> catalogs;
+  if (listing.connection_id) {
+    HOGLAKE_ASSIGN_OR_RETURN(Connection c, GetConnection(*listing.connection_id));
+    catalogs.push_back(c.id);
+  } else {
+    HOGLAKE_ASSIGN_OR_RETURN(catalogs, tables_->ListCatalogNames());
+  }
+  std::sort(catalogs.begin(), catalogs.end());
+  TablePage page;
+  for (const std::string& catalog : catalogs) {
+    if (after && catalog < std::get<0>(*after)) continue;
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> namespaces,
+                             tables_->ListNamespaceNames(catalog));
+    std::sort(namespaces.begin(), namespaces.end());
+    for (const std::string& ns : namespaces) {
+      if (listing.schema_pattern && !LikeMatch(*listing.schema_pattern, ns)) continue;
+      if (after &&
+          std::make_pair(catalog, ns) < std::make_pair(std::get<0>(*after), std::get<1>(*after))) {
+        continue;
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                               tables_->ListTableNames(catalog, ns));
+      std::sort(names.begin(), names.end());
+      for (const std::string& name : names) {
+        if (listing.table_pattern && !LikeMatch(*listing.table_pattern, name)) continue;
+        if (after && !(*after < Position{catalog, ns, name})) continue;
+        if (static_cast<int64_t>(page.tables.size()) == listing.limit) {
+          const ListedTable& last = page.tables.back();
+          page.next_cursor = EncodeCursor(Position{last.connection, last.schema, last.table});
+          return page;
+        }
+        Result<catalog::ResolvedTable> resolved = tables_->Resolve(catalog, ns, name, {});
+        if (!resolved.ok()) {
+          if (resolved.error().code == ErrorCode::kNotFound) continue;  // dropped meanwhile
+          return resolved.error();
+        }
+        const catalog::TableInfo& info = resolved->info;
+        ListedTable table;
+        table.connection = catalog;
+        table.schema = ns;
+        table.table = name;
+        if (listing.include_columns) {
+          for (const catalog::ColumnNode& column : info.columns) {
+            Result<sql::SqlType> type = sql::CatalogColumnSqlType(column);
+            table.columns.push_back(
+                ListedColumn{column.name, type.ok() ? sql::PgTypeName(*type) : std::string("text"),
+                             column.nullable});
+          }
+        }
+        if (info.partition_spec) {
+          for (const catalog::PartitionFieldInfo& f : info.partition_spec->fields) {
+            std::string transform = f.transform;
+            if (f.transform_param) transform += "[" + std::to_string(*f.transform_param) + "]";
+            table.partition_by.emplace_back(ColumnNameById(info, f.source_field_id), transform);
+          }
+        }
+        if (info.sort_spec) {
+          for (const catalog::SortFieldInfo& f : info.sort_spec->fields) {
+            table.sorted_by.push_back(
+                ListedSortField{ColumnNameById(info, f.source_field_id), f.direction,
+                                f.null_order == "nulls_first" ? "first" : "last"});
+          }
+        }
+        page.tables.push_back(std::move(table));
+      }
+    }
+  }
+  return page;
+}
+
+}  // namespace hoglake::query

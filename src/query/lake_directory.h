@@ -1,0 +1,83 @@
+// LakeDirectory: the lake as the Hotdata API's connections and its
+// information_schema listing (hotdata-api.md §2.1, §2.2, §5).
+//
+// Every hoglake catalog is a connection whose id and name are the catalog's
+// name, so the id a client lists is also the catalog in SQL
+// ("<id>"."<namespace>"."<table>"); its source_type is "hoglake". Tables are
+// listed in (connection, schema, table) order with SQL `%`/`_` patterns on
+// schema and table, keyset cursors, and each table's partition fields and
+// sort order; column types are PostgreSQL's names (sql::PgTypeName).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/lake_tables.h"
+#include "common/status.h"
+
+namespace hoglake::query {
+
+inline constexpr std::string_view kLakeSourceType = "hoglake";
+
+struct Connection {
+  std::string id;
+  std::string name;
+  std::string source_type;
+};
+
+struct TableListing {
+  std::optional<std::string> connection_id;
+  std::optional<std::string> schema_pattern;  // SQL LIKE: % and _
+  std::optional<std::string> table_pattern;
+  bool include_columns = false;
+  int64_t limit = 100;
+  std::optional<std::string> cursor;
+};
+
+struct ListedColumn {
+  std::string name;
+  std::string data_type;
+  bool nullable = true;
+};
+
+struct ListedSortField {
+  std::string column;
+  std::string direction;  // asc | desc
+  std::string nulls;      // first | last
+};
+
+struct ListedTable {
+  std::string connection;
+  std::string schema;
+  std::string table;
+  bool synced = true;
+  std::vector<ListedColumn> columns;                              // only when asked
+  std::vector<std::pair<std::string, std::string>> partition_by;  // (column, transform)
+  std::vector<ListedSortField> sorted_by;
+};
+
+struct TablePage {
+  std::vector<ListedTable> tables;
+  std::optional<std::string> next_cursor;
+};
+
+// Whether `text` matches the SQL LIKE `pattern` (% any run, _ one character;
+// no escapes).
+bool LikeMatch(std::string_view pattern, std::string_view text);
+
+class LakeDirectory {
+ public:
+  explicit LakeDirectory(catalog::LakeTables* tables) : tables_(tables) {}
+
+  Result<std::vector<Connection>> ListConnections();
+  // kNotFound naming the id.
+  Result<Connection> GetConnection(const std::string& id);
+  // kNotFound for an unknown connection_id; kBadRequest for a bad cursor.
+  Result<TablePage> ListTables(const TableListing& listing);
+
+ private:
+  catalog::LakeTables* tables_;
+};
+
+}  // namespace hoglake::query

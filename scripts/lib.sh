@@ -77,6 +77,25 @@ install_python_packages() {
   fi
 }
 
+# The two hotdata-ibis client generations for the Hotdata-API workload
+# (tests/interop/hotdata): each lock file (gen01.lock, newest.lock; exact
+# versions with hashes) into its own venv of Debian's python3 beside it
+# (.venv-gen01, .venv-newest); a venv is rebuilt only when its lock changes.
+install_hotdata_clients() {
+  local dir="$HOGLAKE_ROOT/tests/interop/hotdata" gen venv lock
+  for gen in gen01 newest; do
+    venv="$dir/.venv-$gen" lock="$dir/$gen.lock"
+    if [ ! -x "$venv/bin/python" ] || [ ! -f "$venv/.installed" ] || [ "$lock" -nt "$venv/.installed" ]; then
+      log "installing hotdata-ibis clients ($gen, venv from $gen.lock)"
+      rm -rf "$venv"
+      /usr/bin/python3 -m venv "$venv"
+      "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --require-hashes \
+        -r "$lock"
+      touch "$venv/.installed"
+    fi
+  done
+}
+
 # build_tree DIR [cmake args...] -- [targets...]
 build_tree() {
   local dir=$1

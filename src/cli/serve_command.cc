@@ -40,6 +40,7 @@
 #include "common/uuid.h"
 #include "pg/embedded_postgres.h"
 #include "pg/pg_pool.h"
+#include "query/api_tokens.h"
 #include "query/lake_directory.h"
 #include "query/query_service.h"
 #include "server/http_server.h"
@@ -164,14 +165,20 @@ Status Serve(const ServeOptions& options) {
   EnvReader env;
   HOGLAKE_ASSIGN_OR_RETURN(const ServeConfig config, ReadServeConfig(env));
   ConfigureAuditSink(config.audit_log);
-  // Nothing is authenticated yet: anyone who can reach the port can change
-  // or drop every catalog. Only loopback unless the operator says otherwise.
-  if (!IsLoopbackHost(listen.first)) {
+  HOGLAKE_ASSIGN_OR_RETURN(const query::ApiTokens tokens,
+                           query::ApiTokens::Load(config.api_tokens, config.api_token_file));
+  if (tokens.enabled()) LogInfo(tokens.size(), " API token(s) configured");
+  // Without API tokens nothing is authenticated: anyone who can reach the
+  // port can change or drop every catalog. Only loopback unless the
+  // operator says otherwise.
+  const bool loopback = IsLoopbackHost(listen.first);
+  if (!loopback && !tokens.enabled()) {
     if (!options.allow_unauthenticated) {
       return InvalidArgument("--listen ", options.listen,
                              " is reachable from other machines, and requests are not "
-                             "authenticated: listen on 127.0.0.1, or pass "
-                             "--allow-unauthenticated to serve it anyway");
+                             "authenticated: listen on 127.0.0.1, set API tokens "
+                             "(HOGLAKE_API_TOKENS), or pass --allow-unauthenticated to serve it "
+                             "anyway");
     }
     LogWarn("serving ", options.listen,
             " WITHOUT AUTHENTICATION (--allow-unauthenticated): anyone who reaches this port can "
@@ -250,6 +257,8 @@ Status Serve(const ServeOptions& options) {
   server::ServerContext context;
   context.query = &queries;
   context.directory = &directory;
+  context.tokens = &tokens;
+  context.catalog_routes_open = loopback;
   context.maintenance_observer = &reporter;
   context.metrics_sampler = &sampler;
   context.catalogs = &service;

@@ -83,6 +83,8 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
   // for an interrupted one.
   q.heartbeat_ms = std::min<int64_t>(q.heartbeat_ms, c.query_stale_after_ms / 3);
   c.results_root = env.Text("HOGLAKE_RESULTS_ROOT");
+  c.api_tokens = env.Text("HOGLAKE_API_TOKENS");
+  c.api_token_file = env.Text("HOGLAKE_API_TOKEN_FILE");
 
   c.data_root = env.Text("HOGLAKE_DATA_ROOT");
   c.allowed_data_paths = env.Text("HOGLAKE_ALLOWED_DATA_PATHS");

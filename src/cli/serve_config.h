@@ -41,6 +41,8 @@ struct ServeConfig {
   // beside the data root (or the data directory).
   query::QueryServiceOptions query;
   std::string results_root;
+  std::string api_tokens;      // HOGLAKE_API_TOKENS as given
+  std::string api_token_file;  // HOGLAKE_API_TOKEN_FILE
   int64_t query_stale_after_ms = 15000;
   // Naming and audit.
   std::string instance_name;

@@ -26,6 +26,12 @@ constexpr std::array kVariables = {
                 "s3://bucket[/prefix]/ URIs separated by commas or spaces"},
     EnvVariable{"HOGLAKE_ANALYZE_INTERVAL_MS", "10000",
                 "how often the catalog tables' planner statistics are refreshed (0 = off)"},
+    EnvVariable{"HOGLAKE_API_TOKENS", "(none)",
+                "API tokens (at least 16 characters each, separated by commas or spaces) the query "
+                "API accepts as Authorization: Bearer; set, they are required (catalog routes too "
+                "when not on loopback)"},
+    EnvVariable{"HOGLAKE_API_TOKEN_FILE", "(none)",
+                "a file of API tokens, one per line (# comments), added to HOGLAKE_API_TOKENS"},
     EnvVariable{"HOGLAKE_AUDIT_LOG", "-",
                 "where audit lines go: a file to append to, - for standard error, off"},
     EnvVariable{"HOGLAKE_CLEANUP_CLAIM_LEASE_SECONDS", "900",

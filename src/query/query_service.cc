@@ -201,6 +201,7 @@ void QueryService::Execute(const std::shared_ptr<Active>& active) {
   session_options.tables = tables_;
   session_options.default_catalog = run.default_catalog;
   session_options.default_schema = run.default_schema;
+  session_options.search_lake = true;
   session_options.threads = options_.threads;
   if (options_.memory_budget_bytes > 0) {
     session_options.memory_budget_bytes = options_.memory_budget_bytes;

@@ -59,6 +59,11 @@ const std::map<RouteKey, std::string_view, std::less<>>& Table() {
       {{"POST", At(kC, "/publications")}, "publication_create"},
       {{"DELETE", At(kC, "/publications/{publication}")}, "publication_drop"},
       {{"POST", "/v1/debug/decode-bound"}, kNotAMutation},
+      // The query API reads the lake; its runs are recorded in their own
+      // table, not audited as catalog changes.
+      {{"POST", "/v1/query"}, kNotAMutation},
+      {{"POST", "/v1/query-runs/{query_run_id}/cancel"}, kNotAMutation},
+      {{"POST", "/v1/auth/jwt"}, kNotAMutation},
   };
   return *table;
 }

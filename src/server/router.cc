@@ -52,6 +52,8 @@ std::vector<std::pair<std::string, std::string>> Router::Routes() const {
   return out;
 }
 
+void Router::SetGuard(Guard guard) { guard_ = std::move(guard); }
+
 HttpResponse Router::Dispatch(HttpRequest& request, std::string* route_label) const {
   *route_label = "unmatched";
   Result<std::vector<std::string>> segments = SplitPath(request.path);
@@ -76,6 +78,11 @@ HttpResponse Router::Dispatch(HttpRequest& request, std::string* route_label) co
     }
     *route_label = route.pattern;
     request.path_params = std::move(params);
+    if (guard_) {
+      if (std::optional<HttpResponse> refused = guard_(request, route.pattern, route.style)) {
+        return std::move(*refused);
+      }
+    }
     Result<HttpResponse> response = route.handler(request);
     if (!response.ok()) return ErrorResponse(response.error(), route.style);
     return std::move(response).value();

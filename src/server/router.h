@@ -12,7 +12,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "server/http_types.h"
@@ -20,6 +22,10 @@
 namespace hoglake::server {
 
 using Handler = std::function<Result<HttpResponse>(HttpRequest&)>;
+// Looks at a matched request before its handler (the route's pattern and
+// error style given); a response refuses it (e.g. 401), nullopt lets it in.
+using Guard = std::function<std::optional<HttpResponse>(
+    const HttpRequest&, std::string_view pattern, ErrorBodyStyle style)>;
 
 class Router {
  public:
@@ -28,6 +34,8 @@ class Router {
   // Paths starting with `prefix` that match no route (404, 405) answer in
   // `style`.
   void SetPrefixStyle(std::string prefix, ErrorBodyStyle style);
+  // Runs before every matched handler (authorization).
+  void SetGuard(Guard guard);
   // (method, pattern) of every route, in registration order.
   std::vector<std::pair<std::string, std::string>> Routes() const;
   // `route` receives the matched pattern, or "unmatched".
@@ -45,6 +53,7 @@ class Router {
 
   std::vector<Route> routes_;
   std::vector<std::pair<std::string, ErrorBodyStyle>> prefix_styles_;
+  Guard guard_;
 };
 
 // Splits "/a/b%2Fc/d" into decoded segments {"a", "b/c", "d"}.

@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "common/uuid.h"
 #include "pg/pg_pool.h"
+#include "server/auth_guard.h"
 #include "server/commit_wire.h"
 #include "server/file_wire.h"
 #include "server/json_body.h"
@@ -455,6 +456,7 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterPartitions(router, context);
   RegisterTableCreations(router, context);
   RegisterQueryRoutes(router, context);
+  router.SetGuard(MakeAuthGuard(AuthPolicy{context.tokens, context.catalog_routes_open}));
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     router.Add(method, pattern, [method = method, pattern = pattern](HttpRequest&) -> Result<HttpResponse> {
       return NotImplemented(method, " ", pattern, " is specified but not yet implemented");

@@ -14,6 +14,7 @@
 #include "server/router.h"
 
 namespace hoglake::query {
+class ApiTokens;
 class LakeDirectory;
 class QueryService;
 }  // namespace hoglake::query
@@ -42,6 +43,9 @@ struct ServerContext {
   // The Hotdata-compatible query API (routes_query.h); null answers 503.
   query::QueryService* query = nullptr;
   query::LakeDirectory* directory = nullptr;
+  // API tokens (auth_guard.h); null = nothing is checked.
+  const query::ApiTokens* tokens = nullptr;
+  bool catalog_routes_open = true;  // listening on loopback
 };
 
 void RegisterRoutes(Router& router, const ServerContext& context);

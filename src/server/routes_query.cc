@@ -1,9 +1,11 @@
 #include "server/routes_query.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/json_text.h"
 #include "common/json_writer.h"
+#include "query/api_tokens.h"
 #include "query/lake_directory.h"
 #include "query/query_service.h"
 #include "query/result_format.h"
@@ -242,6 +244,9 @@ void RegisterInformationSchema(Router& router, const ServerContext& context) {
             w.Field("transform", transform);
             w.EndObject();
           }
+          w.EndArray();
+          w.Key("constant_per_key");
+          w.BeginArray();
           w.EndArray();
           w.Key("sorted_by");
           w.BeginArray();
@@ -512,6 +517,35 @@ void RegisterResults(Router& router, const ServerContext& context) {
       kHotdata);
 }
 
+void RegisterAuth(Router& router, const ServerContext& context) {
+  const query::ApiTokens* tokens = context.tokens;
+  router.Add(
+      "POST", "/v1/auth/jwt",
+      [tokens](HttpRequest& req) -> Result<HttpResponse> {
+        if (!tokens) return Unavailable();
+        const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                                std::chrono::system_clock::now().time_since_epoch())
+                                .count();
+        HOGLAKE_ASSIGN_OR_RETURN(query::ApiTokens::Exchanged exchanged,
+                                 tokens->Exchange(req.body, now));
+        if (!exchanged.tokens) {
+          HttpResponse r = HotdataError(401, "UNAUTHORIZED", exchanged.refusal);
+          r.headers.emplace_back("WWW-Authenticate", "Bearer");
+          return r;
+        }
+        JsonWriter w;
+        w.BeginObject();
+        w.Field("access_token", exchanged.tokens->access_token);
+        w.Field("token_type", "Bearer");
+        w.Key("expires_in");
+        w.Int(exchanged.tokens->expires_in);
+        w.Field("refresh_token", exchanged.tokens->refresh_token);
+        w.EndObject();
+        return HttpResponse::Json(200, w.Take());
+      },
+      kHotdata);
+}
+
 }  // namespace
 
 void RegisterQueryRoutes(Router& router, const ServerContext& context) {
@@ -519,6 +553,10 @@ void RegisterQueryRoutes(Router& router, const ServerContext& context) {
        {"/v1/connections", "/v1/information_schema", "/v1/query", "/v1/results"}) {
     router.SetPrefixStyle(prefix, kHotdata);
   }
+  for (std::string prefix : {"/v1/auth"}) {
+    router.SetPrefixStyle(prefix, kHotdata);
+  }
+  RegisterAuth(router, context);
   RegisterConnections(router, context);
   RegisterInformationSchema(router, context);
   RegisterQuery(router, context);

@@ -43,6 +43,9 @@ struct SessionOptions {
   catalog::LakeTables* tables = nullptr;  // must outlive the session
   std::string default_catalog;
   std::string default_schema = "public";
+  // Resolve a name the defaults do not find to the one table of that name
+  // anywhere in the lake (BinderOptions::search_lake).
+  bool search_lake = false;
   catalog::SnapshotSelector at;  // empty: each statement reads the head
   int threads = 0;               // decoding threads; 0 = the machine's
   // Bytes a statement's pipeline breakers (hash tables, sort and join

@@ -4,10 +4,16 @@
 // format with paging headers, and the error statuses and bodies; plus, on
 // servers of their own, admission (429), the per-query timeout, cancel, and
 // a run interrupted by kill -9 reported failed after the restart.
+#include <sys/wait.h>
+
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <httplib.h>
+#include <rapidjson/document.h>
 
 #include "columnar/builder.h"
 #include "sdk_lake.h"
@@ -401,6 +407,72 @@ TEST(QueryApiAdmissionTest, TimeoutCancelOverloadAndInterruption) {
   ASSERT_EQ(earlier.status, 200) << earlier.body;
   EXPECT_EQ(earlier.json["rows"][0][0].GetInt64(), 300);
   restarted.Stop();
+}
+
+TEST(QueryApiAuthTest, TokensGuardTheQueryApiAndTheExchangeMintsAccessTokens) {
+  const std::string dir = MakeServerDir("hoglake-auth");
+  ServerProcess server;
+  const std::string token = "test-token-0123456789abcdef";
+  ASSERT_NO_FATAL_FAILURE(
+      server.Start(dir, {}, {{"HOGLAKE_API_TOKENS", "short-but-other-token-xyz, " + token}}));
+  httplib::Client http(server.base_url());
+  auto query = [&](const std::string& authorization) {
+    httplib::Headers headers;
+    if (!authorization.empty()) headers.emplace("Authorization", authorization);
+    return http.Post("/v1/query", headers, Query("SELECT 7"), "application/json");
+  };
+  auto none = query("");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->status, 401);
+  EXPECT_EQ(none->get_header_value("WWW-Authenticate"), "Bearer");
+  EXPECT_NE(none->body.find("UNAUTHORIZED"), std::string::npos) << none->body;
+  EXPECT_EQ(query("Bearer wrong-token-0123456789")->status, 401);
+  EXPECT_EQ(query("Basic " + token)->status, 401);
+  auto ok = query("Bearer " + token);
+  EXPECT_EQ(ok->status, 200) << ok->body;
+  // Catalog routes stay open on loopback (pyhoglake sends no credentials);
+  // health and metrics always.
+  EXPECT_EQ(CallServer(server.base_url(), "GET", "/v1/catalogs").status, 200);
+  EXPECT_EQ(CallServer(server.base_url(), "GET", "/healthz").status, 200);
+
+  // The SDK's exchange: form-encoded api_token → access (eyJ…) + refresh.
+  auto exchanged = http.Post(
+      "/v1/auth/jwt", "grant_type=api_token&api_token=" + token + "&client_id=hotdata-python-sdk",
+      "application/x-www-form-urlencoded");
+  ASSERT_EQ(exchanged->status, 200) << exchanged->body;
+  rapidjson::Document minted;
+  minted.Parse(exchanged->body.c_str());
+  const std::string access = minted["access_token"].GetString();
+  EXPECT_EQ(access.rfind("eyJ", 0), 0u);
+  EXPECT_GT(minted["expires_in"].GetInt64(), 0);
+  EXPECT_EQ(query("Bearer " + access)->status, 200);
+  // A refresh token is not an access token, but it mints one.
+  const std::string refresh = minted["refresh_token"].GetString();
+  EXPECT_EQ(query("Bearer " + refresh)->status, 401);
+  auto refreshed = http.Post("/v1/auth/jwt", "grant_type=refresh_token&refresh_token=" + refresh,
+                             "application/x-www-form-urlencoded");
+  ASSERT_EQ(refreshed->status, 200) << refreshed->body;
+  // A tampered access token is refused.
+  std::string tampered = access;
+  tampered[tampered.size() - 2] = tampered[tampered.size() - 2] == 'A' ? 'B' : 'A';
+  EXPECT_EQ(query("Bearer " + tampered)->status, 401);
+  auto refused = http.Post("/v1/auth/jwt", "grant_type=api_token&api_token=nope-nope-nope-nope",
+                           "application/x-www-form-urlencoded");
+  EXPECT_EQ(refused->status, 401);
+  auto malformed =
+      http.Post("/v1/auth/jwt", "grant_type=password", "application/x-www-form-urlencoded");
+  EXPECT_EQ(malformed->status, 400);
+  server.Stop();
+
+  // A token shorter than 16 characters stops the server before it starts.
+  const std::string log = dir + "/weak.log";
+  const int rc = std::system(("HOGLAKE_API_TOKENS=short timeout 60 " +
+                              std::string(std::getenv("HOGLAKE_BIN")) + " serve --data-dir " + dir +
+                              "/weak --listen 127.0.0.1:0 2>" + log)
+                                 .c_str());
+  ASSERT_TRUE(WIFEXITED(rc));
+  EXPECT_EQ(WEXITSTATUS(rc), 1);
+  EXPECT_NE(ReadFile(log).find("at least 16 characters"), std::string::npos) << ReadFile(log);
 }
 
 }  // namespace

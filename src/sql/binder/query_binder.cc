@@ -19,7 +19,6 @@ std::string Position(int location) {
   return location >= 0 ? StrCat(" at position ", location + 1) : std::string();
 }
 
-
 // ---- names -------------------------------------------------------------------
 
 // The name PostgreSQL gives an unaliased select-list expression.
@@ -383,7 +382,8 @@ Result<LogicalOpPtr> QueryBinder::BindValues(const ast::QueryNode& query) {
     HOGLAKE_ASSIGN_OR_RETURN(SqlType type, CommonType(types, "VALUES"));
     if (type.id == SqlTypeId::kNumeric) {
       int scale = 0;
-      for (const SqlType& t : types) scale = std::max(scale, t.id == SqlTypeId::kNumeric ? t.scale : 0);
+      for (const SqlType& t : types)
+        scale = std::max(scale, t.id == SqlTypeId::kNumeric ? t.scale : 0);
       type = SqlType::Numeric(-1, scale);
     }
     op->output.push_back(OutputColumn{StrCat("column", c + 1), type});
@@ -413,13 +413,14 @@ Result<LogicalOpPtr> QueryBinder::BindSetOperation(const ast::QueryNode& query,
   }
   std::vector<SqlType> types;
   for (size_t c = 0; c < left->output.size(); ++c) {
-    HOGLAKE_ASSIGN_OR_RETURN(SqlType t, CommonType({left->output[c].type, right->output[c].type},
-                                                   name));
-    if (t.id == SqlTypeId::kNumeric &&
-        !(left->output[c].type == right->output[c].type)) {
-      t = SqlType::Numeric(kMaxNumericPrecision,
-                           std::max(left->output[c].type.id == SqlTypeId::kNumeric ? left->output[c].type.scale : 0,
-                                    right->output[c].type.id == SqlTypeId::kNumeric ? right->output[c].type.scale : 0));
+    HOGLAKE_ASSIGN_OR_RETURN(SqlType t,
+                             CommonType({left->output[c].type, right->output[c].type}, name));
+    if (t.id == SqlTypeId::kNumeric && !(left->output[c].type == right->output[c].type)) {
+      t = SqlType::Numeric(
+          kMaxNumericPrecision,
+          std::max(
+              left->output[c].type.id == SqlTypeId::kNumeric ? left->output[c].type.scale : 0,
+              right->output[c].type.id == SqlTypeId::kNumeric ? right->output[c].type.scale : 0));
     }
     if (t.id == SqlTypeId::kUnknown) t = SqlType::Of(SqlTypeId::kText);
     types.push_back(t);
@@ -430,8 +431,8 @@ Result<LogicalOpPtr> QueryBinder::BindSetOperation(const ast::QueryNode& query,
     if (same) return side;
     std::vector<BoundExprPtr> exprs;
     for (size_t c = 0; c < types.size(); ++c) {
-      BoundExprPtr col = MakeColumn(static_cast<int>(c), side->output[c].type,
-                                    side->output[c].name);
+      BoundExprPtr col =
+          MakeColumn(static_cast<int>(c), side->output[c].type, side->output[c].name);
       HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr cast, BindCast(col, types[c], true));
       exprs.push_back(cast);
     }
@@ -465,13 +466,13 @@ Result<LogicalOpPtr> QueryBinder::ApplyLimit(const ast::QueryNode& query, Logica
   std::optional<int64_t> limit;
   int64_t offset = 0;
   if (query.limit) {
-    HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.limit, "LIMIT",
-                                                       options_.statement_time_micros));
+    HOGLAKE_ASSIGN_OR_RETURN(int64_t n,
+                             BindLimitValue(*query.limit, "LIMIT", options_.statement_time_micros));
     if (n >= 0) limit = n;
   }
   if (query.offset) {
-    HOGLAKE_ASSIGN_OR_RETURN(int64_t n, BindLimitValue(*query.offset, "OFFSET",
-                                                       options_.statement_time_micros));
+    HOGLAKE_ASSIGN_OR_RETURN(
+        int64_t n, BindLimitValue(*query.offset, "OFFSET", options_.statement_time_micros));
     offset = std::max<int64_t>(n, 0);
   }
   if (!limit && offset == 0) return plan;
@@ -484,13 +485,12 @@ Result<LogicalOpPtr> QueryBinder::ApplyLimit(const ast::QueryNode& query, Logica
   return LogicalOpPtr(op);
 }
 
-Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query,
-                                                  LogicalOpPtr plan) {
+Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query, LogicalOpPtr plan) {
   if (!query.order_by.empty()) {
     Scope scope;
     for (size_t c = 0; c < plan->output.size(); ++c) {
-      scope.columns.push_back(ScopeColumn{"", plan->output[c].name, plan->output[c].type,
-                                          static_cast<int>(c), false});
+      scope.columns.push_back(
+          ScopeColumn{"", plan->output[c].name, plan->output[c].type, static_cast<int>(c), false});
     }
     ExprContext ctx;
     ctx.scope = &scope;
@@ -513,8 +513,8 @@ Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query,
           return SqlError(SqlErrorKind::kInvalidColumnReference, "ORDER BY position ", n,
                           " is not in select list", Position(item.expr->location));
         }
-        key = MakeColumn(static_cast<int>(n - 1), plan->output[n - 1].type,
-                         plan->output[n - 1].name);
+        key =
+            MakeColumn(static_cast<int>(n - 1), plan->output[n - 1].type, plan->output[n - 1].name);
       } else {
         if (query.kind == ast::QueryKind::kSetOperation &&
             item.expr->kind != ExprKind::kColumnRef) {
@@ -526,8 +526,8 @@ Result<LogicalOpPtr> QueryBinder::ApplyOrderLimit(const ast::QueryNode& query,
         HOGLAKE_ASSIGN_OR_RETURN(key, BindExpression(*item.expr, ctx));
       }
       bool desc = item.direction == ast::SortDirection::kDescending;
-      bool nulls_first = item.nulls == ast::NullsOrder::kDefault ? desc
-                                                                 : item.nulls == ast::NullsOrder::kFirst;
+      bool nulls_first =
+          item.nulls == ast::NullsOrder::kDefault ? desc : item.nulls == ast::NullsOrder::kFirst;
       sort->sort_keys.push_back(SortKey{key, desc, nulls_first});
     }
     plan = sort;
@@ -543,7 +543,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
                     "SELECT … INTO creates a table; only queries are supported");
   }
   if (query.for_update) {
-    return SqlError(SqlErrorKind::kFeatureNotSupported, "locking clauses (FOR UPDATE/SHARE) are "
+    return SqlError(SqlErrorKind::kFeatureNotSupported,
+                    "locking clauses (FOR UPDATE/SHARE) are "
                     "not supported");
   }
   if (query.group_by_special) {
@@ -572,8 +573,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
   for (const ast::SelectItem& target : query.targets) {
     const ast::Expr& e = *target.expr;
     bool star = e.kind == ExprKind::kStar;
-    bool relation_star = e.kind == ExprKind::kColumnRef &&
-                         static_cast<const ast::ColumnRef&>(e).star;
+    bool relation_star =
+        e.kind == ExprKind::kColumnRef && static_cast<const ast::ColumnRef&>(e).star;
     if (star || relation_star) {
       std::string relation;
       if (relation_star) relation = static_cast<const ast::ColumnRef&>(e).parts.back();
@@ -588,8 +589,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
                         relation, "\"", Position(e.location));
       }
       if (star && query.from.empty()) {
-        return SqlError(SqlErrorKind::kSyntaxError, "SELECT * with no tables specified is not valid",
-                        Position(e.location));
+        return SqlError(SqlErrorKind::kSyntaxError,
+                        "SELECT * with no tables specified is not valid", Position(e.location));
       }
       continue;
     }
@@ -597,7 +598,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
   }
 
   bool aggregate = !query.group_by.empty() || query.having != nullptr;
-  for (const ast::SelectItem& target : query.targets) aggregate |= ContainsAggregate(target.expr.get());
+  for (const ast::SelectItem& target : query.targets)
+    aggregate |= ContainsAggregate(target.expr.get());
   for (const ast::OrderItem& o : query.order_by) aggregate |= ContainsAggregate(o.expr.get());
 
   std::vector<BoundExprPtr> keys;
@@ -612,8 +614,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
       std::vector<BoundExprPtr> args;
       for (const auto& a : call.args) {
         if (ContainsAggregate(a.get())) {
-          return SqlError(SqlErrorKind::kGroupingError,
-                          "aggregate function calls cannot be nested", Position(a->location));
+          return SqlError(SqlErrorKind::kGroupingError, "aggregate function calls cannot be nested",
+                          Position(a->location));
         }
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr b, BindExpression(*a, arg_ctx));
         args.push_back(b);
@@ -683,8 +685,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
         key = *bound;
       }
       if (key->type.is_nested()) {
-        return SqlError(SqlErrorKind::kFeatureNotSupported, "grouping by ",
-                        PgTypeName(key->type), " values is not supported");
+        return SqlError(SqlErrorKind::kFeatureNotSupported, "grouping by ", PgTypeName(key->type),
+                        " values is not supported");
       }
       keys.push_back(key);
       key_text.push_back(key->Key());
@@ -720,8 +722,10 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
   if (query.having) {
     HOGLAKE_ASSIGN_OR_RETURN(having, bind_output_expr(*query.having, "HAVING"));
     if (having->type.id != SqlTypeId::kBoolean) {
-      return SqlError(SqlErrorKind::kDatatypeMismatch, "argument of HAVING must be type boolean, "
-                      "not type ", PgTypeName(having->type));
+      return SqlError(SqlErrorKind::kDatatypeMismatch,
+                      "argument of HAVING must be type boolean, "
+                      "not type ",
+                      PgTypeName(having->type));
     }
   }
   // ORDER BY and DISTINCT ON keys: positions in the projection (hidden
@@ -797,7 +801,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     // Aggregate refs were numbered among aggregates; offset them past the keys.
     int key_count = static_cast<int>(keys.size());
     auto offset = [&](const BoundExprPtr& e) {
-      std::function<BoundExprPtr(const BoundExprPtr&)> walk = [&](const BoundExprPtr& x) -> BoundExprPtr {
+      std::function<BoundExprPtr(const BoundExprPtr&)> walk =
+          [&](const BoundExprPtr& x) -> BoundExprPtr {
         if (x->kind == BoundKind::kColumn && x->post_aggregate && x->negated) {
           auto c = std::make_shared<BoundExpr>(*x);
           c->column += key_count;
@@ -826,8 +831,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     }
     for (const auto& [at, item] : order_positions) {
       bool desc = item->direction == ast::SortDirection::kDescending;
-      bool nulls_first = item->nulls == ast::NullsOrder::kDefault ? desc
-                                                                  : item->nulls == ast::NullsOrder::kFirst;
+      bool nulls_first =
+          item->nulls == ast::NullsOrder::kDefault ? desc : item->nulls == ast::NullsOrder::kFirst;
       sort->sort_keys.push_back(
           SortKey{MakeColumn(at, plan->output[at].type, plan->output[at].name), desc, nulls_first});
     }
@@ -858,8 +863,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     sort->children = {plan};
     for (const auto& [at, item] : order_positions) {
       bool desc = item->direction == ast::SortDirection::kDescending;
-      bool nulls_first = item->nulls == ast::NullsOrder::kDefault ? desc
-                                                                  : item->nulls == ast::NullsOrder::kFirst;
+      bool nulls_first =
+          item->nulls == ast::NullsOrder::kDefault ? desc : item->nulls == ast::NullsOrder::kFirst;
       sort->sort_keys.push_back(
           SortKey{MakeColumn(at, plan->output[at].type, plan->output[at].name), desc, nulls_first});
     }
@@ -889,10 +894,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
       out.plan = it->second.plan;
       std::string relation = ref.alias.empty() ? ref.name : ref.alias;
       for (size_t c = 0; c < it->second.names.size(); ++c) {
-        std::string name = c < ref.column_aliases.size() ? ref.column_aliases[c]
-                                                         : it->second.names[c];
-        out.scope.columns.push_back(ScopeColumn{relation, name, out.plan->output[c].type,
-                                                static_cast<int>(c), false});
+        std::string name =
+            c < ref.column_aliases.size() ? ref.column_aliases[c] : it->second.names[c];
+        out.scope.columns.push_back(
+            ScopeColumn{relation, name, out.plan->output[c].type, static_cast<int>(c), false});
       }
       return out;
     }
@@ -904,12 +909,20 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
   std::string catalog = ref.catalog.empty() ? options_.default_catalog : ref.catalog;
   std::string schema = ref.schema.empty() ? options_.default_schema : ref.schema;
   std::string shown = (ref.schema.empty() ? "" : ref.schema + ".") + ref.name;
-  if (catalog.empty() || schema.empty()) {
+  Result<catalog::ResolvedTable> resolved =
+      catalog.empty() || schema.empty()
+          ? Result<catalog::ResolvedTable>(Error(ErrorCode::kNotFound, "no default"))
+          : options_.tables->Resolve(catalog, schema, ref.name, options_.at);
+  if (!resolved.ok() && resolved.error().code == ErrorCode::kNotFound && options_.search_lake &&
+      ref.catalog.empty()) {
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<catalog::ResolvedTable> found, SearchLake(ref));
+    if (found) resolved = std::move(*found);
+  }
+  if (!resolved.ok() && (catalog.empty() || schema.empty())) {
     return SqlError(SqlErrorKind::kUndefinedTable, "relation \"", shown,
                     "\" does not exist (no default ", catalog.empty() ? "catalog" : "schema",
                     " is set; write catalog.schema.table)", Position(ref.location));
   }
-  auto resolved = options_.tables->Resolve(catalog, schema, ref.name, options_.at);
   if (!resolved.ok()) {
     if (resolved.error().code == ErrorCode::kNotFound) {
       return SqlError(SqlErrorKind::kUndefinedTable, "relation \"", shown, "\" does not exist (",
@@ -930,8 +943,8 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
     HOGLAKE_ASSIGN_OR_RETURN(SqlType type, SqlTypeOfField(field));
     spec->field_ids.push_back(column.field_id);
     spec->fields.push_back(field);
-    std::string name = c < static_cast<int>(ref.column_aliases.size()) ? ref.column_aliases[c]
-                                                                        : column.name;
+    std::string name =
+        c < static_cast<int>(ref.column_aliases.size()) ? ref.column_aliases[c] : column.name;
     op->output.push_back(OutputColumn{column.name, type});
     out.scope.columns.push_back(ScopeColumn{relation, name, type, c, false});
     ++c;
@@ -941,8 +954,45 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
   return out;
 }
 
-Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
-                                                      const Scope* outer) {
+Result<std::optional<catalog::ResolvedTable>> QueryBinder::SearchLake(
+    const ast::BaseTableRef& ref) {
+  std::vector<std::pair<std::string, std::string>> matches;  // (catalog, schema)
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> catalogs, options_.tables->ListCatalogNames());
+  for (const std::string& catalog : catalogs) {
+    std::vector<std::string> schemas;
+    if (ref.schema.empty()) {
+      HOGLAKE_ASSIGN_OR_RETURN(schemas, options_.tables->ListNamespaceNames(catalog));
+    } else {
+      schemas.push_back(ref.schema);
+    }
+    for (const std::string& schema : schemas) {
+      Result<std::vector<std::string>> tables = options_.tables->ListTableNames(catalog, schema);
+      if (!tables.ok()) {
+        if (tables.error().code == ErrorCode::kNotFound) continue;
+        return tables.error();
+      }
+      for (const std::string& name : *tables) {
+        if (name == ref.name) matches.emplace_back(catalog, schema);
+      }
+    }
+  }
+  if (matches.empty()) return std::optional<catalog::ResolvedTable>();
+  if (matches.size() > 1) {
+    std::string where;
+    for (const auto& [catalog, schema] : matches) {
+      where += (where.empty() ? "" : ", ") + catalog + "." + schema + "." + ref.name;
+    }
+    return SqlError(SqlErrorKind::kUndefinedTable, "relation \"", ref.name,
+                    "\" is ambiguous without a catalog and schema: it exists as ", where,
+                    Position(ref.location));
+  }
+  HOGLAKE_ASSIGN_OR_RETURN(
+      catalog::ResolvedTable table,
+      options_.tables->Resolve(matches[0].first, matches[0].second, ref.name, options_.at));
+  return std::optional<catalog::ResolvedTable>(std::move(table));
+}
+
+Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref, const Scope* outer) {
   HOGLAKE_ASSIGN_OR_RETURN(FromResult left, BindTableRef(*ref.left, outer));
   HOGLAKE_ASSIGN_OR_RETURN(FromResult right, BindTableRef(*ref.right, outer));
   int left_width = static_cast<int>(left.plan->output.size());
@@ -981,11 +1031,11 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
   for (const std::string& name : using_columns) {
     bool outer_found = false;
     HOGLAKE_ASSIGN_OR_RETURN(ScopeColumn l, left.scope.Resolve({name}, ref.location, &outer_found));
-    HOGLAKE_ASSIGN_OR_RETURN(ScopeColumn r, right.scope.Resolve({name}, ref.location, &outer_found));
+    HOGLAKE_ASSIGN_OR_RETURN(ScopeColumn r,
+                             right.scope.Resolve({name}, ref.location, &outer_found));
     r.index += left_width;
-    HOGLAKE_ASSIGN_OR_RETURN(
-        BoundExprPtr eq, BindOperator("=", MakeColumn(l.index, l.type, l.name),
-                                      MakeColumn(r.index, r.type, r.name)));
+    HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr eq, BindOperator("=", MakeColumn(l.index, l.type, l.name),
+                                                           MakeColumn(r.index, r.type, r.name)));
     conjuncts.push_back(eq);
     merged.emplace_back(l, r);
   }
@@ -1019,8 +1069,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
       // bigint is bigint even for an inner join).
       HOGLAKE_ASSIGN_OR_RETURN(SqlType type, CommonType({l.type, r.type}, "JOIN/USING"));
       if (join->join_kind == JoinKind::kFull) {
-        HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lc, BindCast(MakeColumn(l.index, l.type, l.name), type, false));
-        HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr rc, BindCast(MakeColumn(r.index, r.type, r.name), type, false));
+        HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lc,
+                                 BindCast(MakeColumn(l.index, l.type, l.name), type, false));
+        HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr rc,
+                                 BindCast(MakeColumn(r.index, r.type, r.name), type, false));
         auto c = std::make_shared<BoundExpr>();
         c->kind = BoundKind::kCoalesce;
         c->type = type;
@@ -1032,7 +1084,8 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref,
             value, BindCast(MakeColumn(side.index, side.type, side.name), type, false));
         type = value->type;
       }
-      out.scope.columns.push_back(ScopeColumn{"", l.name, type, static_cast<int>(exprs.size()), false});
+      out.scope.columns.push_back(
+          ScopeColumn{"", l.name, type, static_cast<int>(exprs.size()), false});
       exprs.push_back(value);
       names.push_back(l.name);
     }
@@ -1068,10 +1121,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindTableRef(const ast::TableRef& r
       FromResult out;
       out.plan = plan;
       for (size_t c = 0; c < plan->output.size(); ++c) {
-        std::string name = c < sub.column_aliases.size() ? sub.column_aliases[c]
-                                                         : plan->output[c].name;
-        out.scope.columns.push_back(ScopeColumn{sub.alias, name, plan->output[c].type,
-                                                static_cast<int>(c), false});
+        std::string name =
+            c < sub.column_aliases.size() ? sub.column_aliases[c] : plan->output[c].name;
+        out.scope.columns.push_back(
+            ScopeColumn{sub.alias, name, plan->output[c].type, static_cast<int>(c), false});
       }
       return out;
     }
@@ -1086,8 +1139,7 @@ Result<QueryBinder::FromResult> QueryBinder::BindTableRef(const ast::TableRef& r
 }
 
 Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::TableRefPtr>& from,
-                                                      const ast::Expr* where,
-                                                      const Scope* outer,
+                                                      const ast::Expr* where, const Scope* outer,
                                                       std::vector<BoundExprPtr>* correlated) {
   std::vector<LogicalOpPtr> items;
   Scope scope;
@@ -1096,8 +1148,7 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
     HOGLAKE_ASSIGN_OR_RETURN(FromResult item, BindTableRef(*ref, outer));
     for (const ScopeColumn& c : item.scope.columns) {
       for (const ScopeColumn& existing : scope.columns) {
-        if (!c.relation.empty() && existing.relation == c.relation &&
-            existing.index < width) {
+        if (!c.relation.empty() && existing.relation == c.relation && existing.index < width) {
           return SqlError(SqlErrorKind::kDuplicateAlias, "table name \"", c.relation,
                           "\" specified more than once", Position(ref->location));
         }
@@ -1208,13 +1259,13 @@ Result<LogicalOpPtr> QueryBinder::ApplySubqueryConjunct(const ast::Expr& conjunc
     for (const ast::SelectItem& t : q.targets) simple &= !ContainsAggregate(t.expr.get());
     if (!simple || uncorrelated.error().detail.sqlstate != "0A000") return uncorrelated.status();
     std::vector<BoundExprPtr> correlated;
-    HOGLAKE_ASSIGN_OR_RETURN(FromResult inner, BindFrom(q.from, q.where.get(), &scope, &correlated));
+    HOGLAKE_ASSIGN_OR_RETURN(FromResult inner,
+                             BindFrom(q.from, q.where.get(), &scope, &correlated));
     right = inner.plan;
     Scope inner_scope = inner.scope;
     for (const BoundExprPtr& c : correlated) {
-      join_conjuncts.push_back(RemapColumns(c, [&](int i, bool outer_ref) {
-        return outer_ref ? i : i + left_width;
-      }));
+      join_conjuncts.push_back(
+          RemapColumns(c, [&](int i, bool outer_ref) { return outer_ref ? i : i + left_width; }));
     }
     if (is_in) {
       if (q.targets.size() != 1) {
@@ -1229,9 +1280,10 @@ Result<LogicalOpPtr> QueryBinder::ApplySubqueryConjunct(const ast::Expr& conjunc
     }
   }
   if (is_in) {
-    HOGLAKE_ASSIGN_OR_RETURN(
-        BoundExprPtr eq, BindOperator("=", left_key,
-                                      RemapColumns(right_key, [&](int i, bool) { return i + left_width; })));
+    HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr eq,
+                             BindOperator("=", left_key, RemapColumns(right_key, [&](int i, bool) {
+                                            return i + left_width;
+                                          })));
     join_conjuncts.insert(join_conjuncts.begin(), eq);
     if (negated) {
       if (!uncorrelated.ok()) {
@@ -1269,8 +1321,8 @@ Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operato
                                                               LogicalOpPtr plan,
                                                               const Scope& scope) {
   bool subquery_right = comparison.right->kind == ExprKind::kSubquery;
-  const auto& sub = static_cast<const ast::Subquery&>(subquery_right ? *comparison.right
-                                                                     : *comparison.left);
+  const auto& sub =
+      static_cast<const ast::Subquery&>(subquery_right ? *comparison.right : *comparison.left);
   const ast::Expr& other = subquery_right ? *comparison.left : *comparison.right;
   const ast::QueryNode& q = *sub.query;
   auto unsupported = [&](const char* why) {
@@ -1354,7 +1406,8 @@ Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operato
   agg->children = {inner.plan};
   agg->group_keys = inner_keys;
   agg->aggregates = aggregates;
-  for (const BoundExprPtr& k : inner_keys) agg->output.push_back(OutputColumn{k->ToString(), k->type});
+  for (const BoundExprPtr& k : inner_keys)
+    agg->output.push_back(OutputColumn{k->ToString(), k->type});
   for (const BoundAggregate& a : aggregates) agg->output.push_back(OutputColumn{a.name, a.type});
   std::vector<BoundExprPtr> exprs;
   std::vector<std::string> names;
@@ -1370,9 +1423,9 @@ Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operato
   for (size_t k = 0; k < inner_keys.size(); ++k) {
     BoundExprPtr outer_key = RemapColumns(outer_keys[k], [](int i, bool) { return i; });
     HOGLAKE_ASSIGN_OR_RETURN(
-        BoundExprPtr eq, BindOperator("=", outer_key,
-                                      MakeColumn(left_width + static_cast<int>(k),
-                                                 inner_keys[k]->type, "key")));
+        BoundExprPtr eq,
+        BindOperator("=", outer_key,
+                     MakeColumn(left_width + static_cast<int>(k), inner_keys[k]->type, "key")));
     join_conjuncts.push_back(eq);
   }
   auto join = std::make_shared<LogicalOp>();

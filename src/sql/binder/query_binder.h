@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct BinderOptions {
   catalog::LakeTables* tables = nullptr;
   std::string default_catalog;
   std::string default_schema;
+  // An unqualified name (or schema.table) that the defaults do not resolve
+  // is looked up across the whole lake and used when exactly one table
+  // matches (an error names every match when several do).
+  bool search_lake = false;
   catalog::SnapshotSelector at;
   int64_t statement_time_micros = 0;
   // Runs a plan to completion and returns its rows (uncorrelated subqueries).
@@ -62,11 +67,12 @@ class QueryBinder {
   // of this block as plain indices, the enclosing block's as outer refs)
   // instead of being applied.
   Result<FromResult> BindFrom(const std::vector<ast::TableRefPtr>& from, const ast::Expr* where,
-                              const Scope* outer,
-                              std::vector<BoundExprPtr>* correlated = nullptr);
+                              const Scope* outer, std::vector<BoundExprPtr>* correlated = nullptr);
   Result<FromResult> BindTableRef(const ast::TableRef& ref, const Scope* outer);
   Result<FromResult> BindBaseTable(const ast::BaseTableRef& ref);
   Result<FromResult> BindJoin(const ast::JoinRef& ref, const Scope* outer);
+  // The one table of ref's name anywhere in the lake (BinderOptions::search_lake).
+  Result<std::optional<catalog::ResolvedTable>> SearchLake(const ast::BaseTableRef& ref);
 
   // WHERE conjuncts holding subqueries, applied as semi/anti joins.
   Result<LogicalOpPtr> ApplySubqueryConjunct(const ast::Expr& conjunct, LogicalOpPtr plan,

@@ -1,0 +1,29 @@
+// Who may call which route (README "Authentication"):
+//   - /healthz, /livez, /metrics, /openapi.yaml and the token exchange
+//     (POST /v1/auth/jwt) are always open;
+//   - without configured API tokens everything is open (hoglake serve then
+//     listens on loopback only, unless --allow-unauthenticated);
+//   - with tokens, the query API (Hotdata routes) needs a valid bearer
+//     token; the catalog routes (hoglake contract, whose clients such as
+//     pyhoglake send no credentials) stay open while the server listens on
+//     loopback, and need the token too when it listens elsewhere.
+// A refused request is 401 with the route's error body and
+// `WWW-Authenticate: Bearer`.
+#pragma once
+
+#include "server/router.h"
+
+namespace hoglake::query {
+class ApiTokens;
+}  // namespace hoglake::query
+
+namespace hoglake::server {
+
+struct AuthPolicy {
+  const query::ApiTokens* tokens = nullptr;  // null or empty = nothing checked
+  bool catalog_routes_open = true;           // listening on loopback
+};
+
+Guard MakeAuthGuard(AuthPolicy policy);
+
+}  // namespace hoglake::server

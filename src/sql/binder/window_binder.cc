@@ -145,7 +145,7 @@ Status BindRangeOffsets(const ast::WindowSpec& spec, BoundWindow& w, const ExprC
       fits = ot.is_numeric_kind() || ot.id == SqlTypeId::kUnknown;
     }
     if (!fits) {
-      return SqlError(SqlErrorKind::kUndefinedFunction,
+      return SqlError(SqlErrorKind::kFeatureNotSupported,
                       "RANGE with offset PRECEDING/FOLLOWING is not supported for column type ",
                       PgTypeName(kt), " and offset type ", PgTypeName(ot),
                       Position(offset_expr->location));

@@ -9,8 +9,9 @@
 //
 // Errors are PostgreSQL's: 42P20 for misplaced or nested windows and bad
 // window clauses, 42704 for an unknown window name, 42809 for OVER on a
-// function that is neither; 0A000 for what the engine does not do (EXCLUDE,
-// DISTINCT, an aggregate's ORDER BY).
+// function that is neither; 0A000 for RANGE offsets of other key or offset
+// types and what the engine does not do (EXCLUDE, DISTINCT, an aggregate's
+// ORDER BY).
 #pragma once
 
 #include <functional>

@@ -114,6 +114,11 @@ TEST_F(WindowTest, MisplacedAndRefused) {
             "ERROR 0A000: DISTINCT is not implemented for window functions at position 8");
   EXPECT_EQ(Value("SELECT sum(id) OVER (ORDER BY g RANGE 1 PRECEDING) FROM s").substr(0, 12),
             "ERROR 0A000:");
+  // A correlated subquery's WHERE cannot become a join condition under a window.
+  EXPECT_EQ(Value("SELECT id FROM s WHERE id IN (SELECT row_number() OVER () FROM s AS i "
+                  "WHERE i.g = s.g)")
+                .substr(0, 12),
+            "ERROR 0A000:");
 }
 
 TEST_F(WindowTest, ExplainShowsTheWindow) {

@@ -40,6 +40,10 @@ enum class SqlErrorKind {
   kSubstringError,           // 22011 (a negative substring length)
   kInvalidPowerArgument,     // 2201F (sqrt of a negative number)
   kArraySubscriptError,      // 2202E
+  kNullValueNotAllowed,      // 22004 (a NULL window frame offset)
+  kInvalidPrecedingOrFollowingSize,  // 22013 (a negative window frame offset)
+  kInvalidNtileArgument,     // 22014
+  kInvalidNthValueArgument,  // 22016
   kCardinalityViolation,     // 21000 (a scalar subquery returned two rows)
   kInvalidRowCountInLimit,   // 2201W
   kInvalidRowCountInOffset,  // 2201X

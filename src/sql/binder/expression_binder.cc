@@ -6,6 +6,7 @@
 #include "sql/function/aggregate_function.h"
 #include "sql/function/cast.h"
 #include "sql/function/scalar_function.h"
+#include "sql/function/window_function.h"
 #include "sql/sql_error.h"
 #include "sql/types/value_text.h"
 
@@ -211,8 +212,24 @@ Result<BoundExprPtr> BindFunction(const ast::FunctionCall& call, ExprContext& ct
                     " does not exist", Position(call.location));
   }
   if (call.over) {
-    return SqlError(SqlErrorKind::kFeatureNotSupported, "window functions are not supported yet",
-                    Position(call.location));
+    if (!ctx.on_window) {
+      if (ctx.clause == "aggregate function calls") {
+        return SqlError(SqlErrorKind::kGroupingError,
+                        "aggregate function calls cannot contain window function calls",
+                        Position(call.location));
+      }
+      if (ctx.clause == "window function calls") {
+        return SqlError(SqlErrorKind::kWindowingError, "window function calls cannot be nested",
+                        Position(call.location));
+      }
+      return SqlError(SqlErrorKind::kWindowingError, "window functions are not allowed in ",
+                      ctx.clause, Position(call.location));
+    }
+    return ctx.on_window(call);
+  }
+  if (IsWindowOnlyFunctionName(name)) {
+    return SqlError(SqlErrorKind::kWrongObjectType, "window function ", name,
+                    " requires an OVER clause", Position(call.location));
   }
   if (call.variadic || call.within_group || !call.order_by.empty()) {
     return SqlError(SqlErrorKind::kFeatureNotSupported, "function call syntax of ", name,

@@ -3,7 +3,7 @@
 // PostgreSQL's casts, CASE/COALESCE/IN/BETWEEN/LIKE/NULLIF/GREATEST/LEAST
 // lowered to the engine's few bound forms.
 //
-// Aggregates, subqueries and correlated references are the caller's
+// Aggregates, window calls, subqueries and correlated references are the caller's
 // business: the context says whether each is allowed here and, when it is,
 // hands it to the caller's callback, which returns the expression that
 // stands for it (a column of the aggregate's output, a constant from an
@@ -25,6 +25,8 @@ struct ExprContext {
   std::string_view clause = "expression";  // "WHERE", "GROUP BY", … for messages
   // Aggregate calls (null: aggregates are not allowed here).
   std::function<Result<BoundExprPtr>(const ast::FunctionCall&)> on_aggregate;
+  // Window function calls, f(…) OVER (…) (null: not allowed here; 42P20).
+  std::function<Result<BoundExprPtr>(const ast::FunctionCall&)> on_window;
   // Subquery expressions (null: not allowed here).
   std::function<Result<BoundExprPtr>(const ast::Subquery&)> on_subquery;
   // Whether references to the enclosing scope may appear (they bind as

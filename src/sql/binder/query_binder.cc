@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sql/binder/expression_binder.h"
+#include "sql/binder/window_binder.h"
 #include "sql/function/aggregate_function.h"
 #include "sql/function/cast.h"
 #include "sql/function/scalar_function.h"
@@ -80,76 +81,94 @@ std::string FigureName(const ast::Expr& e) {
   }
 }
 
-bool ContainsAggregate(const ast::Expr* e);
+bool ContainsCall(const ast::Expr* e, bool window);
 
-bool ContainsAggregateIn(const std::vector<ast::ExprPtr>& list) {
+bool ContainsCallIn(const std::vector<ast::ExprPtr>& list, bool window) {
   for (const auto& e : list) {
-    if (ContainsAggregate(e.get())) return true;
+    if (ContainsCall(e.get(), window)) return true;
   }
   return false;
 }
 
-// Whether an expression calls an aggregate at this query level.
-bool ContainsAggregate(const ast::Expr* e) {
+// Whether an expression calls an aggregate (`window` false) or a window
+// function (`window` true) at this query level. The arguments and window
+// clauses of a window call belong to this level: `rank() OVER (ORDER BY
+// sum(x))` groups.
+bool ContainsCall(const ast::Expr* e, bool window) {
   if (e == nullptr) return false;
   switch (e->kind) {
     case ExprKind::kFunction: {
       const auto& f = static_cast<const ast::FunctionCall&>(*e);
-      if (f.over) return false;
-      if (f.star || IsAggregateName(f.name.back())) return true;
-      return ContainsAggregateIn(f.args);
+      if (f.over) {
+        if (window) return true;
+        if (ContainsCallIn(f.args, false) || ContainsCall(f.filter.get(), false) ||
+            ContainsCallIn(f.over->partition_by, false)) {
+          return true;
+        }
+        for (const ast::OrderItem& o : f.over->order_by) {
+          if (ContainsCall(o.expr.get(), false)) return true;
+        }
+        return false;
+      }
+      if (!window && (f.star || IsAggregateName(f.name.back()))) return true;
+      return ContainsCallIn(f.args, window) || ContainsCall(f.filter.get(), window);
     }
     case ExprKind::kOperator: {
       const auto& o = static_cast<const ast::Operator&>(*e);
-      return ContainsAggregate(o.left.get()) || ContainsAggregate(o.right.get());
+      return ContainsCall(o.left.get(), window) || ContainsCall(o.right.get(), window);
     }
     case ExprKind::kDistinctFrom: {
       const auto& o = static_cast<const ast::DistinctFrom&>(*e);
-      return ContainsAggregate(o.left.get()) || ContainsAggregate(o.right.get());
+      return ContainsCall(o.left.get(), window) || ContainsCall(o.right.get(), window);
     }
     case ExprKind::kNullIf: {
       const auto& o = static_cast<const ast::NullIf&>(*e);
-      return ContainsAggregate(o.left.get()) || ContainsAggregate(o.right.get());
+      return ContainsCall(o.left.get(), window) || ContainsCall(o.right.get(), window);
     }
     case ExprKind::kInList: {
       const auto& o = static_cast<const ast::InList&>(*e);
-      return ContainsAggregate(o.value.get()) || ContainsAggregateIn(o.list);
+      return ContainsCall(o.value.get(), window) || ContainsCallIn(o.list, window);
     }
     case ExprKind::kBetween: {
       const auto& o = static_cast<const ast::Between&>(*e);
-      return ContainsAggregate(o.value.get()) || ContainsAggregate(o.low.get()) ||
-             ContainsAggregate(o.high.get());
+      return ContainsCall(o.value.get(), window) || ContainsCall(o.low.get(), window) ||
+             ContainsCall(o.high.get(), window);
     }
     case ExprKind::kLike: {
       const auto& o = static_cast<const ast::Like&>(*e);
-      return ContainsAggregate(o.value.get()) || ContainsAggregate(o.pattern.get());
+      return ContainsCall(o.value.get(), window) || ContainsCall(o.pattern.get(), window);
     }
     case ExprKind::kBool:
-      return ContainsAggregateIn(static_cast<const ast::BoolExpr&>(*e).args);
+      return ContainsCallIn(static_cast<const ast::BoolExpr&>(*e).args, window);
     case ExprKind::kNullTest:
-      return ContainsAggregate(static_cast<const ast::NullTest&>(*e).arg.get());
+      return ContainsCall(static_cast<const ast::NullTest&>(*e).arg.get(), window);
     case ExprKind::kBooleanTest:
-      return ContainsAggregate(static_cast<const ast::BooleanTest&>(*e).arg.get());
+      return ContainsCall(static_cast<const ast::BooleanTest&>(*e).arg.get(), window);
     case ExprKind::kCast:
-      return ContainsAggregate(static_cast<const ast::Cast&>(*e).arg.get());
+      return ContainsCall(static_cast<const ast::Cast&>(*e).arg.get(), window);
     case ExprKind::kCase: {
       const auto& c = static_cast<const ast::Case&>(*e);
-      if (ContainsAggregate(c.arg.get()) || ContainsAggregate(c.else_result.get())) return true;
+      if (ContainsCall(c.arg.get(), window) || ContainsCall(c.else_result.get(), window))
+        return true;
       for (const auto& w : c.whens) {
-        if (ContainsAggregate(w.condition.get()) || ContainsAggregate(w.result.get())) return true;
+        if (ContainsCall(w.condition.get(), window) || ContainsCall(w.result.get(), window))
+          return true;
       }
       return false;
     }
     case ExprKind::kCoalesce:
-      return ContainsAggregateIn(static_cast<const ast::Coalesce&>(*e).args);
+      return ContainsCallIn(static_cast<const ast::Coalesce&>(*e).args, window);
     case ExprKind::kMinMax:
-      return ContainsAggregateIn(static_cast<const ast::MinMax&>(*e).args);
+      return ContainsCallIn(static_cast<const ast::MinMax&>(*e).args, window);
     case ExprKind::kSubquery:
-      return ContainsAggregate(static_cast<const ast::Subquery&>(*e).test.get());
+      return ContainsCall(static_cast<const ast::Subquery&>(*e).test.get(), window);
     default:
       return false;
   }
 }
+
+bool ContainsAggregate(const ast::Expr* e) { return ContainsCall(e, false); }
+bool ContainsWindow(const ast::Expr* e) { return ContainsCall(e, true); }
 
 // Top-level AND conjuncts of a WHERE clause.
 void SplitAstConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>* out) {
@@ -551,9 +570,6 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     return SqlError(SqlErrorKind::kFeatureNotSupported,
                     "GROUPING SETS, ROLLUP and CUBE are not supported yet");
   }
-  if (!query.windows.empty()) {
-    return SqlError(SqlErrorKind::kFeatureNotSupported, "window functions are not supported yet");
-  }
   HOGLAKE_ASSIGN_OR_RETURN(FromResult from, BindFrom(query.from, query.where.get(), outer));
   Scope& scope = from.scope;
   LogicalOpPtr plan = from.plan;
@@ -601,6 +617,10 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
   for (const ast::SelectItem& target : query.targets)
     aggregate |= ContainsAggregate(target.expr.get());
   for (const ast::OrderItem& o : query.order_by) aggregate |= ContainsAggregate(o.expr.get());
+  for (const ast::WindowSpec& w : query.windows) {
+    for (const ast::ExprPtr& p : w.partition_by) aggregate |= ContainsAggregate(p.get());
+    for (const ast::OrderItem& o : w.order_by) aggregate |= ContainsAggregate(o.expr.get());
+  }
 
   std::vector<BoundExprPtr> keys;
   std::vector<std::string> key_text;
@@ -693,11 +713,42 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     }
   }
 
+  // Window calls (select list and ORDER BY): bound over the aggregate's
+  // output when there is one; each distinct call is one window column, a
+  // `window_ref` until the Window operator is placed.
+  std::vector<BoundWindow> windows;
+  std::vector<std::string> window_text;
+  auto on_window = [&](const ast::FunctionCall& call) -> Result<BoundExprPtr> {
+    WindowBinding binding;
+    binding.ctx = aggregate ? agg_ctx : base;
+    if (aggregate) {
+      binding.lift = [&](const BoundExprPtr& e) { return Lift(e, keys, key_text); };
+    }
+    binding.named = &query.windows;
+    HOGLAKE_ASSIGN_OR_RETURN(BoundWindow w, BindWindowCall(call, binding));
+    std::string text = w.Key();
+    size_t index = windows.size();
+    for (size_t i = 0; i < window_text.size(); ++i) {
+      if (window_text[i] == text) index = i;
+    }
+    if (index == windows.size()) {
+      windows.push_back(w);
+      window_text.push_back(text);
+    }
+    auto ref = std::make_shared<BoundExpr>(*MakeColumn(static_cast<int>(index), w.type, w.name));
+    ref->window_ref = true;
+    ref->post_aggregate = true;  // (Lift leaves it be)
+    return BoundExprPtr(ref);
+  };
+
   // Binds a select-list/HAVING/ORDER BY expression, lifted above the
   // aggregate when there is one.
   auto bind_output_expr = [&](const ast::Expr& e, std::string_view clause) -> Result<BoundExprPtr> {
     ExprContext ctx = aggregate ? agg_ctx : base;
     ctx.clause = clause;
+    if (clause == "SELECT" || clause == "ORDER BY" || clause == "DISTINCT ON") {
+      ctx.on_window = on_window;
+    }
     HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr bound, BindExpression(e, ctx));
     if (!aggregate) return bound;
     return Lift(bound, keys, key_text);
@@ -818,6 +869,33 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
     };
     for (BoundExprPtr& p : projections) p = offset(p);
     if (having) plan = MakeFilter(plan, offset(having));
+    for (BoundWindow& w : windows) {
+      HOGLAKE_ASSIGN_OR_RETURN(
+          w, MapWindowExprs(
+                 w, [&](const BoundExprPtr& e) -> Result<BoundExprPtr> { return offset(e); }));
+    }
+  }
+  // The windows, after grouping and HAVING, before DISTINCT and ORDER BY.
+  if (!windows.empty()) {
+    auto window = std::make_shared<LogicalOp>();
+    window->kind = LogicalKind::kWindow;
+    window->children = {plan};
+    window->output = plan->output;
+    const int width = static_cast<int>(plan->output.size());
+    for (const BoundWindow& w : windows) window->output.push_back(OutputColumn{w.name, w.type});
+    window->windows = windows;
+    plan = window;
+    std::function<BoundExprPtr(const BoundExprPtr&)> place =
+        [&](const BoundExprPtr& x) -> BoundExprPtr {
+      if (x->kind == BoundKind::kColumn && x->window_ref) {
+        return MakeColumn(width + x->column, x->type, x->name);
+      }
+      if (x->args.empty()) return x;
+      auto c = std::make_shared<BoundExpr>(*x);
+      for (BoundExprPtr& a : c->args) a = place(a);
+      return c;
+    };
+    for (BoundExprPtr& p : projections) p = place(p);
   }
   plan = MakeProject(plan, projections, names);
   if (!distinct_keys.empty()) {
@@ -1256,7 +1334,9 @@ Result<LogicalOpPtr> QueryBinder::ApplySubqueryConjunct(const ast::Expr& conjunc
   } else {
     bool simple = q.kind == ast::QueryKind::kSelect && q.group_by.empty() && !q.having &&
                   !q.distinct && q.distinct_on.empty() && !q.limit && !q.offset && q.with.empty();
-    for (const ast::SelectItem& t : q.targets) simple &= !ContainsAggregate(t.expr.get());
+    for (const ast::SelectItem& t : q.targets) {
+      simple &= !ContainsAggregate(t.expr.get()) && !ContainsWindow(t.expr.get());
+    }
     if (!simple || uncorrelated.error().detail.sqlstate != "0A000") return uncorrelated.status();
     std::vector<BoundExprPtr> correlated;
     HOGLAKE_ASSIGN_OR_RETURN(FromResult inner,
@@ -1337,6 +1417,7 @@ Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operato
   if (!ContainsAggregate(&target)) {
     return unsupported("the select list must be an aggregate expression");
   }
+  if (ContainsWindow(&target)) return unsupported("window functions are not supported here");
   int left_width = static_cast<int>(plan->output.size());
   std::vector<BoundExprPtr> correlated;
   HOGLAKE_ASSIGN_OR_RETURN(FromResult inner, BindFrom(q.from, q.where.get(), &scope, &correlated));

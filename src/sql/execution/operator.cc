@@ -113,6 +113,8 @@ Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, E
       return MakeUnionOperator(plan, ctx, std::move(children));
     case LogicalKind::kSetOp:
       return MakeSetOpOperator(plan, ctx, std::move(children));
+    case LogicalKind::kWindow:
+      return MakeWindowOperator(plan, ctx, std::move(children));
   }
   return Internal("unknown logical operator");
 }

@@ -24,6 +24,7 @@ Result<OperatorPtr> MakeSortOperator(const LogicalOp& plan, ExecContext& ctx, Ch
 Result<OperatorPtr> MakeLimitOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
 Result<OperatorPtr> MakeDistinctOperator(const LogicalOp& plan, ExecContext& ctx,
                                          Children children);
+Result<OperatorPtr> MakeWindowOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
 Result<OperatorPtr> MakeUnionOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
 Result<OperatorPtr> MakeSetOpOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
 

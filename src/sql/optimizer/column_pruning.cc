@@ -170,6 +170,53 @@ Result<Pruned> Prune(const LogicalOpPtr& op, const std::vector<bool>& required) 
       copy->output = child.op->output;
       return Pruned{copy, child.map};
     }
+    case LogicalKind::kWindow: {
+      // Child columns the output needs or a kept window reads; windows
+      // nobody reads are dropped.
+      const int width = static_cast<int>(op->children[0]->output.size());
+      std::vector<bool> need(required.begin(), required.begin() + width);
+      for (size_t w = 0; w < op->windows.size(); ++w) {
+        if (!required[width + w]) continue;
+        const BoundWindow& win = op->windows[w];
+        for (const BoundExprPtr& a : win.args) Need(a, &need);
+        for (const BoundExprPtr& a : win.aggregate.args) Need(a, &need);
+        Need(win.aggregate.filter, &need);
+        for (const BoundExprPtr& p : win.partition_by) Need(p, &need);
+        for (const SortKey& k : win.order_by) Need(k.expr, &need);
+        Need(win.frame.range_key, &need);
+        Need(win.frame.start_value, &need);
+        Need(win.frame.end_value, &need);
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(Pruned child, Prune(op->children[0], need));
+      auto copy = std::make_shared<LogicalOp>(*op);
+      copy->children = {child.op};
+      copy->output = child.op->output;
+      copy->windows.clear();
+      Pruned p{copy, child.map};
+      for (size_t w = 0; w < op->windows.size(); ++w) {
+        if (!required[width + w]) {
+          p.map.push_back(-1);
+          continue;
+        }
+        BoundWindow win = op->windows[w];
+        for (BoundExprPtr& a : win.args) a = Remap(a, child.map);
+        for (BoundExprPtr& a : win.aggregate.args) a = Remap(a, child.map);
+        win.aggregate.filter = Remap(win.aggregate.filter, child.map);
+        for (BoundExprPtr& e : win.partition_by) e = Remap(e, child.map);
+        for (SortKey& k : win.order_by) k.expr = Remap(k.expr, child.map);
+        win.frame.range_key = Remap(win.frame.range_key, child.map);
+        win.frame.start_value = Remap(win.frame.start_value, child.map);
+        win.frame.end_value = Remap(win.frame.end_value, child.map);
+        p.map.push_back(static_cast<int>(copy->output.size()));
+        copy->output.push_back(op->output[width + w]);
+        copy->windows.push_back(std::move(win));
+      }
+      if (copy->windows.empty()) {
+        child.map.resize(op->output.size(), -1);
+        return child;
+      }
+      return p;
+    }
     case LogicalKind::kDistinct:
     case LogicalKind::kUnion:
     case LogicalKind::kSetOp:

@@ -1,5 +1,6 @@
 #include "sql/planner/logical_plan.h"
 
+#include "sql/function/aggregate_function.h"
 #include "sql/function/scalar_function.h"
 
 namespace hoglake::sql {
@@ -75,7 +76,8 @@ std::string BoundExpr::Key() const {
     case BoundKind::kColumn:
       // (While a SELECT binds, aggregate refs are numbered among the
       // aggregates and flagged `negated`; group key refs among the keys.)
-      return StrCat(outer_ref        ? "outer#"
+      return StrCat(outer_ref         ? "outer#"
+                    : window_ref      ? "window#"
                     : !post_aggregate ? "#"
                     : negated         ? "aggregate#"
                                       : "key#",
@@ -124,7 +126,78 @@ const char* JoinName(JoinKind kind) {
   return "?";
 }
 
+std::string FrameBoundText(FrameBound bound, const Value& offset) {
+  switch (bound) {
+    case FrameBound::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case FrameBound::kPreceding:
+      return ValueToString(offset) + " PRECEDING";
+    case FrameBound::kCurrentRow:
+      return "CURRENT ROW";
+    case FrameBound::kFollowing:
+      return ValueToString(offset) + " FOLLOWING";
+    case FrameBound::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+  }
+  return "?";
+}
+
+std::string SortKeyList(const std::vector<SortKey>& keys, bool by_key) {
+  std::string out;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    out += (i ? ", " : "") + (by_key ? keys[i].expr->Key() : keys[i].expr->ToString()) +
+           (keys[i].descending ? " DESC" : "") +
+           (keys[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string BoundWindow::SpecKey() const {
+  std::string out = "partition(";
+  for (const BoundExprPtr& p : partition_by) out += p->Key() + ",";
+  return out + ") order(" + SortKeyList(order_by, true) + ")";
+}
+
+std::string BoundWindow::Key() const {
+  std::string out = StrCat(static_cast<int>(kind), ":", name, ":", PgTypeName(type), "(");
+  const std::vector<BoundExprPtr>& list =
+      kind == WindowFunctionKind::kAggregate ? aggregate.args : args;
+  for (const BoundExprPtr& a : list) out += a->Key() + ",";
+  out += ")";
+  if (aggregate.filter) out += " filter " + aggregate.filter->Key();
+  out += " " + SpecKey();
+  out += StrCat(" frame ", static_cast<int>(frame.unit), ":", static_cast<int>(frame.start), ":",
+                static_cast<int>(frame.end), ":", ValueToString(frame.start_offset), ":",
+                PgTypeName(frame.start_offset.type), ":", ValueToString(frame.end_offset), ":",
+                PgTypeName(frame.end_offset.type));
+  return out;
+}
+
+std::string BoundWindow::ToString() const {
+  const std::vector<BoundExprPtr>& list =
+      kind == WindowFunctionKind::kAggregate ? aggregate.args : args;
+  std::string out = name + "(" +
+                    (kind == WindowFunctionKind::kAggregate && aggregate.function != nullptr &&
+                             aggregate.function->kind == AggregateKind::kCountStar
+                         ? std::string("*")
+                         : ExprList(list)) +
+                    ")";
+  if (aggregate.filter) out += " FILTER (WHERE " + aggregate.filter->ToString() + ")";
+  out += " OVER (";
+  std::string spec;
+  if (!partition_by.empty()) spec += "PARTITION BY " + ExprList(partition_by);
+  if (!order_by.empty())
+    spec += (spec.empty() ? "" : " ") + ("ORDER BY " + SortKeyList(order_by, false));
+  const char* unit = frame.unit == FrameUnit::kRows    ? "ROWS"
+                     : frame.unit == FrameUnit::kRange ? "RANGE"
+                                                       : "GROUPS";
+  spec += (spec.empty() ? "" : " ") + StrCat(unit, " BETWEEN ",
+                                             FrameBoundText(frame.start, frame.start_offset),
+                                             " AND ", FrameBoundText(frame.end, frame.end_offset));
+  return out + spec + ")";
+}
 
 std::string LogicalOp::ToString(int depth) const {
   std::string line(static_cast<size_t>(depth) * 2, ' ');
@@ -179,6 +252,10 @@ std::string LogicalOp::ToString(int depth) const {
       break;
     case LogicalKind::kUnion:
       line += "Union All";
+      break;
+    case LogicalKind::kWindow:
+      line += "Window ";
+      for (size_t i = 0; i < windows.size(); ++i) line += (i ? ", " : "") + windows[i].ToString();
       break;
     case LogicalKind::kSetOp:
       line += std::string(set_op == SetOpKind::kIntersect ? "Intersect" : "Except") +

@@ -51,6 +51,10 @@ struct BoundExpr {
   // kColumn: a column of the aggregate's output (a group key or an
   // aggregate), as SELECT/HAVING/ORDER BY see it after grouping.
   bool post_aggregate = false;
+  // kColumn: a window function's result while a SELECT binds (column is
+  // its index among the block's window functions); resolved to a column of
+  // the Window operator's output before the plan is built.
+  bool window_ref = false;
   bool negated = false;   // kIsNull
   bool has_else = false;  // kCase
   std::string name;       // a display name: the column's or function's
@@ -72,6 +76,12 @@ struct OutputColumn {
   SqlType type;
 };
 
+struct SortKey {
+  BoundExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+};
+
 struct BoundAggregate {
   const AggregateFunction* function = nullptr;
   std::vector<BoundExprPtr> args;  // over the aggregate's input
@@ -81,10 +91,63 @@ struct BoundAggregate {
   std::string name;
 };
 
-struct SortKey {
-  BoundExprPtr expr;
-  bool descending = false;
-  bool nulls_first = false;
+// Window functions (OVER …): the ranking and offset functions, or any
+// aggregate of aggregate_function.h computed over a frame.
+enum class WindowFunctionKind {
+  kAggregate,
+  kRowNumber,
+  kRank,
+  kDenseRank,
+  kPercentRank,
+  kCumeDist,
+  kNtile,
+  kLag,
+  kLead,
+  kFirstValue,
+  kLastValue,
+  kNthValue,
+};
+
+enum class FrameUnit { kRows, kRange, kGroups };
+enum class FrameBound {
+  kUnboundedPreceding,
+  kPreceding,  // offset PRECEDING
+  kCurrentRow,
+  kFollowing,  // offset FOLLOWING
+  kUnboundedFollowing,
+};
+
+// A window frame. Offsets are constants; ROWS/GROUPS offsets are bigint.
+// A RANGE offset frame bound compares `range_key` (the single ORDER BY key,
+// cast to the bound's type) of other rows with start_value/end_value, the
+// current row's key minus/plus the offset (plus/minus under DESC).
+struct WindowFrame {
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBound start = FrameBound::kUnboundedPreceding;
+  FrameBound end = FrameBound::kCurrentRow;
+  Value start_offset;
+  Value end_offset;
+  BoundExprPtr range_key;
+  BoundExprPtr start_value;
+  BoundExprPtr end_value;
+};
+
+struct BoundWindow {
+  WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
+  BoundAggregate aggregate;        // kAggregate: function, args, filter
+  std::vector<BoundExprPtr> args;  // the other kinds' arguments (lag: x, offset, default)
+  std::vector<BoundExprPtr> partition_by;
+  std::vector<SortKey> order_by;
+  WindowFrame frame;
+  SqlType type;
+  std::string name;
+
+  // "row_number() OVER (PARTITION BY … ORDER BY … ROWS …)" for EXPLAIN.
+  std::string ToString() const;
+  // Two windows with one Key() compute the same column.
+  std::string Key() const;
+  // Windows with one SpecKey() share a sort (same PARTITION BY, ORDER BY).
+  std::string SpecKey() const;
 };
 
 enum class LogicalKind {
@@ -96,9 +159,10 @@ enum class LogicalKind {
   kJoin,       // inner/left/right/full/semi/anti
   kSort,
   kLimit,
-  kDistinct,   // the first row of each distinct key (all columns, or distinct_keys)
-  kUnion,      // UNION ALL of children (set semantics: a kDistinct above)
-  kSetOp,      // INTERSECT / EXCEPT [ALL]
+  kDistinct,  // the first row of each distinct key (all columns, or distinct_keys)
+  kUnion,     // UNION ALL of children (set semantics: a kDistinct above)
+  kSetOp,     // INTERSECT / EXCEPT [ALL]
+  kWindow,    // the input's columns, then one column per window function
 };
 
 enum class JoinKind { kInner, kLeft, kRight, kFull, kSemi, kAnti };
@@ -147,6 +211,8 @@ struct LogicalOp {
   int64_t offset = 0;
   // kDistinct: the key columns (DISTINCT ON); empty = all columns
   std::vector<int> distinct_keys;
+  // kWindow
+  std::vector<BoundWindow> windows;
   // kSetOp
   SetOpKind set_op = SetOpKind::kIntersect;
   bool set_all = false;

@@ -1,0 +1,268 @@
+#include "sql/execution/aggregate_state.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "sql/function/aggregate_function.h"
+#include "sql/sql_error.h"
+#include "sql/types/value_text.h"
+
+namespace hoglake::sql {
+namespace {
+
+using columnar::ArrayData;
+
+Error NumericOverflow() {
+  return SqlError(SqlErrorKind::kNumericValueOutOfRange,
+                  "numeric value exceeds 38 digits of precision");
+}
+
+__int128 LoadUnscaled(const ArrayData& a, int64_t i, const SqlType& t) {
+  switch (t.id) {
+    case SqlTypeId::kSmallint:
+      return a.values<int16_t>()[i];
+    case SqlTypeId::kInteger:
+      return a.values<int32_t>()[i];
+    case SqlTypeId::kBigint:
+      return a.values<int64_t>()[i];
+    default: {
+      __int128 v;
+      std::memcpy(&v, a.buffers[1]->data() + (a.offset + i) * 16, 16);
+      return v;
+    }
+  }
+}
+
+double LoadDouble(const ArrayData& a, int64_t i, const SqlType& t) {
+  return t.id == SqlTypeId::kReal ? a.values<float>()[i] : a.values<double>()[i];
+}
+
+int CompareExtreme(const Value& a, const Value& b) {
+  switch (a.type.id) {
+    case SqlTypeId::kReal:
+    case SqlTypeId::kDouble: {
+      bool na = std::isnan(a.d), nb = std::isnan(b.d);
+      if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+      return a.d < b.d ? -1 : (a.d > b.d ? 1 : 0);
+    }
+    case SqlTypeId::kNumeric:
+      return a.n < b.n ? -1 : (a.n > b.n ? 1 : 0);
+    case SqlTypeId::kInterval: {
+      // By span (months of 30 days, days of 24 hours), as interval_cmp.
+      auto span = [](const std::string& bytes) {
+        int32_t months, days;
+        int64_t micros;
+        std::memcpy(&months, bytes.data(), 4);
+        std::memcpy(&days, bytes.data() + 4, 4);
+        std::memcpy(&micros, bytes.data() + 8, 8);
+        return (static_cast<__int128>(months) * 30 + days) * 86400000000LL + micros;
+      };
+      const __int128 x = span(a.s), y = span(b.s);
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    case SqlTypeId::kText:
+    case SqlTypeId::kBytea:
+    case SqlTypeId::kUuid:
+    case SqlTypeId::kUnknown: {
+      int c = a.s.compare(b.s);
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    default:
+      return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+  }
+}
+
+// round(sqrt(v · 10^shift)) for v ≥ 0, exactly: the long-hand square root,
+// two decimal digits at a time (the root stays below 10^27, so every step
+// fits 128 bits).
+__int128 SqrtScaled(__int128 v, int shift) {
+  std::string digits;
+  for (__int128 rest = v; rest > 0; rest /= 10) digits.insert(digits.begin(), '0' + rest % 10);
+  digits.append(shift, '0');
+  if (digits.size() % 2 == 1) digits.insert(digits.begin(), '0');
+  __int128 root = 0, remainder = 0;
+  for (size_t i = 0; i < digits.size(); i += 2) {
+    remainder = remainder * 100 + (digits[i] - '0') * 10 + (digits[i + 1] - '0');
+    int d = 0;
+    while ((20 * root + d + 1) * (d + 1) <= remainder) ++d;
+    remainder -= (20 * root + d) * d;
+    root = root * 10 + d;
+  }
+  // sqrt ≥ root + ½ ⇔ remainder = M − root² ≥ root + ¼.
+  return remainder > root ? root + 1 : root;
+}
+
+}  // namespace
+
+Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int64_t row) {
+  AggregateKind kind = agg.function->kind;
+  if (kind == AggregateKind::kCountStar) {
+    ++st.count;
+    return Status::Ok();
+  }
+  if (arg->IsNull(row)) return Status::Ok();
+  const SqlType& t = agg.args[0]->type;
+  ++st.count;
+  st.has = true;
+  switch (kind) {
+    case AggregateKind::kCount:
+    case AggregateKind::kCountStar:
+      break;
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+      if (t.is_float()) {
+        const double x = LoadDouble(*arg, row, t);
+        // sum(real) adds in real (float4pl); avg(real) and double in double.
+        const double sum =
+            kind == AggregateKind::kSum && t.id == SqlTypeId::kReal
+                ? static_cast<float>(static_cast<float>(st.dsum) + static_cast<float>(x))
+                : st.dsum + x;
+        if (std::isinf(sum) && !std::isinf(st.dsum) && !std::isinf(x)) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "value out of range: overflow");
+        }
+        st.dsum = sum;
+      } else if (__builtin_add_overflow(st.isum, LoadUnscaled(*arg, row, t), &st.isum)) {
+        return NumericOverflow();
+      }
+      break;
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
+    case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop:
+      if (t.is_float()) {
+        double x = LoadDouble(*arg, row, t);
+        double delta = x - st.mean;
+        st.mean += delta / static_cast<double>(st.count);
+        st.m2 += delta * (x - st.mean);
+      } else {
+        __int128 x = LoadUnscaled(*arg, row, t), x2;
+        if (st.count == 1) st.shift = x;
+        if (__builtin_sub_overflow(x, st.shift, &x) || __builtin_mul_overflow(x, x, &x2) ||
+            __builtin_add_overflow(st.sq, x2, &st.sq) ||
+            __builtin_add_overflow(st.isum, x, &st.isum)) {
+          return NumericOverflow();
+        }
+      }
+      break;
+    case AggregateKind::kMin:
+    case AggregateKind::kMax: {
+      Value v = ValueAt(*arg, row, t);
+      if (st.count == 1) {
+        st.extreme = std::move(v);
+      } else {
+        int c = CompareExtreme(v, st.extreme);
+        if (kind == AggregateKind::kMin ? c < 0 : c > 0) st.extreme = std::move(v);
+      }
+      break;
+    }
+    case AggregateKind::kBoolAnd:
+      st.b = st.count == 1 ? arg->GetBool(row) : (st.b && arg->GetBool(row));
+      break;
+    case AggregateKind::kBoolOr:
+      st.b = st.count == 1 ? arg->GetBool(row) : (st.b || arg->GetBool(row));
+      break;
+  }
+  return Status::Ok();
+}
+
+bool IsInvertible(const BoundAggregate& agg) {
+  switch (agg.function->kind) {
+    case AggregateKind::kCountStar:
+    case AggregateKind::kCount:
+      return true;
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+      return !agg.args[0]->type.is_float();
+    default:
+      return false;
+  }
+}
+
+void Remove(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int64_t row) {
+  AggregateKind kind = agg.function->kind;
+  if (kind == AggregateKind::kCountStar) {
+    --st.count;
+    return;
+  }
+  if (arg->IsNull(row)) return;
+  --st.count;
+  st.has = st.count > 0;
+  if (kind == AggregateKind::kSum || kind == AggregateKind::kAvg) {
+    // Every partial sum of the rows left was a sum Update computed, so it fits.
+    st.isum -= LoadUnscaled(*arg, row, agg.args[0]->type);
+  }
+}
+
+Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
+  AggregateKind kind = agg.function->kind;
+  const SqlType& out = agg.type;
+  if (kind == AggregateKind::kCount || kind == AggregateKind::kCountStar) {
+    return Value::Integer(SqlTypeId::kBigint, st.count);
+  }
+  if (!st.has) return Value::Null(out);
+  const SqlType& in = agg.args[0]->type;
+  switch (kind) {
+    case AggregateKind::kSum:
+      if (out.is_float()) return Value::Double(out.id, st.dsum);
+      if (out.id == SqlTypeId::kBigint) {
+        if (st.isum > INT64_MAX || st.isum < INT64_MIN) {
+          return SqlError(SqlErrorKind::kNumericValueOutOfRange, "bigint out of range");
+        }
+        return Value::Integer(SqlTypeId::kBigint, static_cast<int64_t>(st.isum));
+      }
+      if (st.isum >= PowerOfTen(38) || st.isum <= -PowerOfTen(38)) return NumericOverflow();
+      return Value::Numeric(-1, out.scale, st.isum);
+    case AggregateKind::kAvg: {
+      if (out.is_float()) return Value::Double(out.id, st.dsum / static_cast<double>(st.count));
+      __int128 q;
+      int scale_in = in.id == SqlTypeId::kNumeric ? in.scale : 0;
+      if (!DivideDecimal(st.isum, scale_in, st.count, 0, out.scale, &q)) return NumericOverflow();
+      return Value::Numeric(-1, out.scale, q);
+    }
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
+    case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop: {
+      bool samp = kind == AggregateKind::kVarSamp || kind == AggregateKind::kStddevSamp;
+      bool root = kind == AggregateKind::kStddevSamp || kind == AggregateKind::kStddevPop;
+      if (samp && st.count < 2) return Value::Null(out);
+      int64_t n = st.count;
+      if (out.is_float()) {
+        double var = st.m2 / static_cast<double>(samp ? n - 1 : n);
+        return Value::Double(out.id, root ? std::sqrt(var) : var);
+      }
+      // var = (n·Σx² − (Σx)²) / (n·(n − 1) or n²), Σx² at scale 2s.
+      int s = in.id == SqlTypeId::kNumeric ? in.scale : 0;
+      __int128 a, b, num;
+      if (__builtin_mul_overflow(static_cast<__int128>(n), st.sq, &a) ||
+          __builtin_mul_overflow(st.isum, st.isum, &b) || __builtin_sub_overflow(a, b, &num)) {
+        return NumericOverflow();
+      }
+      __int128 den = static_cast<__int128>(n) * (samp ? n - 1 : n);
+      __int128 var;
+      if (!DivideDecimal(num, 2 * s, den, 0, out.scale, &var)) return NumericOverflow();
+      if (!root) return Value::Numeric(-1, out.scale, var);
+      // The root of the variance taken to 4 more digits (when they fit), so
+      // the variance's rounding does not reach the root's last digit.
+      __int128 finer;
+      if (out.scale >= 4 && DivideDecimal(num, 2 * s, den, 0, out.scale + 4, &finer)) {
+        return Value::Numeric(-1, out.scale, SqrtScaled(finer, out.scale - 4));
+      }
+      return Value::Numeric(-1, out.scale, SqrtScaled(var, out.scale));
+    }
+    case AggregateKind::kMin:
+    case AggregateKind::kMax: {
+      Value v = st.extreme;
+      v.type = out;
+      return v;
+    }
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+      return Value::Boolean(st.b);
+    default:
+      return Internal("aggregate kind");
+  }
+}
+
+}  // namespace hoglake::sql

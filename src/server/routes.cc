@@ -352,16 +352,19 @@ void RegisterCommits(Router& router, const ServerContext& ctx) {
        {std::pair{"/commit", catalog::CommitEndpoint::kPlain},
         std::pair{"/commit/prepared", catalog::CommitEndpoint::kPrepared},
         std::pair{"/commit/uploads", catalog::CommitEndpoint::kUploads}}) {
-    router.Add("POST", P(kC, suffix), [ctx, endpoint = endpoint](HttpRequest& req) -> Result<HttpResponse> {
-      HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
-      HOGLAKE_ASSIGN_OR_RETURN(catalog::CommitRequest request, ParseCommitRequest(std::move(body)));
-      HOGLAKE_ASSIGN_OR_RETURN(
-          auto result, ctx.catalogs->Commit(req.Param("catalog"), std::move(request), endpoint));
-      ctx.metrics->RecordCommit("append");
-      JsonWriter w;
-      WriteCommitResult(result, w);
-      return JsonOk(200, w);
-    });
+    router.Add("POST", P(kC, suffix),
+               [ctx, endpoint = endpoint](HttpRequest& req) -> Result<HttpResponse> {
+                 HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
+                 HOGLAKE_ASSIGN_OR_RETURN(catalog::CommitRequest request,
+                                          ParseCommitRequest(std::move(body)));
+                 HOGLAKE_ASSIGN_OR_RETURN(
+                     auto result,
+                     ctx.catalogs->Commit(req.Param("catalog"), std::move(request), endpoint));
+                 ctx.metrics->RecordCommit("append");
+                 JsonWriter w;
+                 WriteCommitResult(result, w);
+                 return JsonOk(200, w);
+               });
   }
   router.Add("GET", P(kC, "/commit/receipts/{operation}"),
              [ctx](HttpRequest& req) -> Result<HttpResponse> {
@@ -394,24 +397,23 @@ void RegisterSnapshots(Router& router, const ServerContext& ctx) {
   });
   // pyhoglake's Catalog.resolve_snapshot: which snapshot a read at an
   // instant sees, as every time-travel read resolves it.
-  router.Add("GET", P(kC, "/snapshots/resolve"),
-             [service](HttpRequest& req) -> Result<HttpResponse> {
-               const std::optional<std::string_view> text = req.Query("at_timestamp");
-               if (!text) return BadRequest("query parameter at_timestamp is required");
-               Result<int64_t> micros = ParseInstant(*text);
-               if (!micros.ok()) {
-                 return BadRequest("query parameter at_timestamp: ", micros.error().message);
-               }
-               HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotInfo resolved,
-                                        service->ResolveSnapshotAt(req.Param("catalog"), *micros));
-               JsonWriter w;
-               w.BeginObject();
-               w.Field("snapshot_id", resolved.snapshot_id);
-               w.Field("snapshot_time",
-                       std::string_view(FormatInstant(resolved.snapshot_time_micros)));
-               w.EndObject();
-               return JsonOk(200, w);
-             });
+  router.Add(
+      "GET", P(kC, "/snapshots/resolve"), [service](HttpRequest& req) -> Result<HttpResponse> {
+        const std::optional<std::string_view> text = req.Query("at_timestamp");
+        if (!text) return BadRequest("query parameter at_timestamp is required");
+        Result<int64_t> micros = ParseInstant(*text);
+        if (!micros.ok()) {
+          return BadRequest("query parameter at_timestamp: ", micros.error().message);
+        }
+        HOGLAKE_ASSIGN_OR_RETURN(catalog::SnapshotInfo resolved,
+                                 service->ResolveSnapshotAt(req.Param("catalog"), *micros));
+        JsonWriter w;
+        w.BeginObject();
+        w.Field("snapshot_id", resolved.snapshot_id);
+        w.Field("snapshot_time", std::string_view(FormatInstant(resolved.snapshot_time_micros)));
+        w.EndObject();
+        return JsonOk(200, w);
+      });
 }
 
 }  // namespace
@@ -434,6 +436,21 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", c + "/publications/{publication}"},
         {"DELETE", c + "/publications/{publication}"},
         {"GET", c + "/export"},
+        // The query API's managed databases: uploads and loads.
+        {"POST", "/v1/connections"},
+        {"DELETE", "/v1/connections/{connection_id}"},
+        {"POST", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}/loads"},
+        {"DELETE", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}"},
+        {"POST", "/v1/files"},
+        {"POST", "/v1/uploads"},
+        {"POST", "/v1/uploads/batch"},
+        {"POST", "/v1/uploads/{upload_id}/parts"},
+        {"POST", "/v1/uploads/{upload_id}/finalize"},
+        {"GET", "/v1/databases"},
+        {"POST", "/v1/databases"},
+        {"GET", "/v1/databases/{database_id}"},
+        {"DELETE", "/v1/databases/{database_id}"},
+        {"POST", "/v1/databases/{database_id}/schemas/{schema}/tables/{table}/loads"},
     };
   }();
   return kRoutes;
@@ -458,9 +475,18 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterQueryRoutes(router, context);
   router.SetGuard(MakeAuthGuard(AuthPolicy{context.tokens, context.catalog_routes_open}));
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
-    router.Add(method, pattern, [method = method, pattern = pattern](HttpRequest&) -> Result<HttpResponse> {
-      return NotImplemented(method, " ", pattern, " is specified but not yet implemented");
-    });
+    // The query API's routes answer in its error style.
+    const ErrorBodyStyle style = pattern.starts_with("/v1/catalogs") ||
+                                         pattern.starts_with("/v1/maintenance") ||
+                                         pattern.starts_with("/v1/database/")
+                                     ? ErrorBodyStyle::kHoglake
+                                     : ErrorBodyStyle::kHotdata;
+    router.Add(
+        method, pattern,
+        [method = method, pattern = pattern](HttpRequest&) -> Result<HttpResponse> {
+          return NotImplemented(method, " ", pattern, " is specified but not yet implemented");
+        },
+        style);
   }
 }
 

@@ -4,10 +4,13 @@
 // format with paging headers, and the error statuses and bodies; plus, on
 // servers of their own, admission (429), the per-query timeout, cancel, and
 // a run interrupted by kill -9 reported failed after the restart.
+#include <libpq-fe.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <thread>
 #include <vector>
@@ -407,6 +410,56 @@ TEST(QueryApiAdmissionTest, TimeoutCancelOverloadAndInterruption) {
   ASSERT_EQ(earlier.status, 200) << earlier.body;
   EXPECT_EQ(earlier.json["rows"][0][0].GetInt64(), 300);
   restarted.Stop();
+}
+
+TEST(QueryApiReplicasTest, AnotherReplicaAnswersPollsAndFetchesOfRunsOneExecuted) {
+  // The test server's embedded PostgreSQL plays the shared database.
+  const std::string socket_dir = ServerEnvironment::data_dir() + "/run";
+  const std::string db = "query_replicas_" + std::to_string(getpid());
+  ApiResponse ignored;
+  {
+    PGconn* conn =
+        PQconnectdb(("host=" + socket_dir + " port=5432 user=hoglake dbname=postgres").c_str());
+    ASSERT_EQ(PQstatus(conn), CONNECTION_OK) << PQerrorMessage(conn);
+    PGresult* created = PQexec(conn, ("CREATE DATABASE " + db).c_str());
+    ASSERT_EQ(PQresultStatus(created), PGRES_COMMAND_OK) << PQerrorMessage(conn);
+    PQclear(created);
+    PQfinish(conn);
+  }
+  const std::string url = "postgresql:///" + db + "?host=" + socket_dir + "&user=hoglake";
+  const std::string shared = MakeServerDir("hoglake-query-shared");
+  const std::map<std::string, std::string> env = {
+      {"HOGLAKE_DATA_ROOT", "file://" + shared + "/lake/"},
+      {"HOGLAKE_RESULTS_ROOT", "file://" + shared + "/results"}};
+  ServerProcess a, b;
+  ASSERT_NO_FATAL_FAILURE(a.Start(MakeServerDir("hoglake-query-a"), {"--database-url", url}, env));
+  ASSERT_NO_FATAL_FAILURE(b.Start(MakeServerDir("hoglake-query-b"), {"--database-url", url}, env));
+
+  client::HoglakeClient sdk(a.base_url());
+  auto catalog = sdk.CreateCatalog("replicated", "file://" + shared + "/lake/replicated/");
+  ASSERT_TRUE(catalog.ok()) << catalog.status().ToString();
+  auto ns = catalog->CreateNamespace("ns");
+  ASSERT_TRUE(ns.ok());
+  auto table = ns->CreateTable(
+      "events", {SdkColumn("id", ColumnType::kLong, false), SdkColumn("name", ColumnType::kString),
+                 SdkColumn("amount", iceberg::TypeSpec::Decimal(10, 2))});
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  ASSERT_TRUE(table->Append(Rows(1, 10)).ok());
+
+  const std::string run_id =
+      Submit(a.base_url(), "SELECT sum(id), max(name) FROM replicated.ns.events");
+  ApiResponse run = AwaitRun(b.base_url(), run_id);
+  ASSERT_EQ(std::string(run.json["status"].GetString()), "succeeded") << run.body;
+  ApiResponse csv =
+      CallServer(b.base_url(), "GET",
+                 "/v1/results/" + std::string(run.json["result_id"].GetString()) + "?format=csv");
+  ASSERT_EQ(csv.status, 200) << csv.body;
+  EXPECT_EQ(csv.body, "sum,max\n55,n9\n");
+  ApiResponse listed = CallServer(b.base_url(), "GET", "/v1/query-runs?limit=5");
+  ASSERT_EQ(listed.status, 200);
+  EXPECT_EQ(std::string(listed.json["query_runs"][0]["id"].GetString()), run_id);
+  a.Stop();
+  b.Stop();
 }
 
 TEST(QueryApiAuthTest, TokensGuardTheQueryApiAndTheExchangeMintsAccessTokens) {

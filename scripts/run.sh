@@ -53,6 +53,10 @@ printf '\n$ hoglake sql --data-dir %s --catalog %s "SELECT team_id, count(*) …
 "$hoglake" sql --data-dir "$data_dir" --catalog "$catalog" \
   "SELECT team_id, kind, count(*) AS events, sum(amount) AS total
      FROM analytics.events WHERE amount > 0 GROUP BY 1, 2 ORDER BY total DESC LIMIT 5"
+query="SELECT kind, count(*) AS events FROM $catalog.analytics.events GROUP BY 1 ORDER BY 2 DESC"
+printf '\n$ curl %s/v1/query -d '"'"'{"sql": "%s"}'"'"'   (the Hotdata-compatible query API)\n' "$url" "$query"
+curl -sS "$url/v1/query" -H 'content-type: application/json' -d "{\"sql\": \"$query\"}"
+echo
 
 log "demo: the columnar core — an Arrow IPC stream of every column type"
 "$hoglake" arrow demo "$data_dir/demo.arrows"

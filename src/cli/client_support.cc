@@ -15,8 +15,15 @@ std::string ServerUrl(const CommandContext& context) {
   return env.Text("HOGLAKE_URL", "http://127.0.0.1:8080");
 }
 
+client::ClientOptions MakeClientOptions() {
+  client::ClientOptions options;
+  EnvReader env;
+  options.bearer_token = env.Text("HOGLAKE_API_TOKEN");
+  return options;
+}
+
 client::HoglakeClient MakeClient(const CommandContext& context) {
-  return client::HoglakeClient(ServerUrl(context));
+  return client::HoglakeClient(ServerUrl(context), {}, MakeClientOptions());
 }
 
 Result<QualifiedName> ParseQualifiedName(std::string_view text, int parts) {

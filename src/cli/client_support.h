@@ -23,6 +23,8 @@ namespace hoglake::cli {
 // http://127.0.0.1:8080.
 std::string ServerUrl(const CommandContext& context);
 client::HoglakeClient MakeClient(const CommandContext& context);
+// The SDK's options for the CLI: HOGLAKE_API_TOKEN as the bearer token.
+client::ClientOptions MakeClientOptions();
 
 struct QualifiedName {
   std::string catalog;

@@ -29,5 +29,7 @@ void RegisterCatalogCommands(CLI::App& app, CommandContext& context);
 void RegisterDataCommands(CLI::App& app, CommandContext& context);
 // `hoglake sql`: a query over the lake, run in this process.
 void RegisterSqlCommand(CLI::App& app, CommandContext& context);
+// `hoglake query-runs …`, `hoglake results …`: the server's query API.
+void RegisterQueryCommands(CLI::App& app, CommandContext& context);
 
 }  // namespace hoglake::cli

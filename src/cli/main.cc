@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   hoglake::cli::RegisterCatalogCommands(app, context);
   hoglake::cli::RegisterDataCommands(app, context);
   hoglake::cli::RegisterSqlCommand(app, context);
+  hoglake::cli::RegisterQueryCommands(app, context);
 
   try {
     app.parse(argc, argv);

@@ -150,6 +150,10 @@ Result<std::string> Transport::Send(const HttpCall& call) {
   headers = curl_slist_append(headers, "Accept: application/json");
   headers = curl_slist_append(headers, "Expect:");
   if (!call.body.empty()) headers = curl_slist_append(headers, "Content-Type: application/json");
+  if (!options_.bearer_token.empty()) {
+    headers =
+        curl_slist_append(headers, ("Authorization: Bearer " + options_.bearer_token).c_str());
+  }
 
   Result<std::string> outcome = std::string();
   for (int attempt = 1;; ++attempt) {

@@ -36,6 +36,9 @@ struct ClientOptions {
   int max_attempts = 4;  // 1 = no retries
   int retry_base_delay_ms = 100;
   std::string user_agent;  // empty: "hoglake-cpp/<version>"
+  // Sent as `Authorization: Bearer <token>` when set (the server's API
+  // tokens, HOGLAKE_API_TOKENS).
+  std::string bearer_token;
 };
 
 enum class HttpMethod { kGet, kPost, kPut, kPatch, kDelete };

@@ -26,6 +26,8 @@ constexpr std::array kVariables = {
                 "s3://bucket[/prefix]/ URIs separated by commas or spaces"},
     EnvVariable{"HOGLAKE_ANALYZE_INTERVAL_MS", "10000",
                 "how often the catalog tables' planner statistics are refreshed (0 = off)"},
+    EnvVariable{"HOGLAKE_API_TOKEN", "(none)",
+                "the API token the hoglake CLI sends to the server (Authorization: Bearer)"},
     EnvVariable{"HOGLAKE_API_TOKENS", "(none)",
                 "API tokens (at least 16 characters each, separated by commas or spaces) the query "
                 "API accepts as Authorization: Bearer; set, they are required (catalog routes too "

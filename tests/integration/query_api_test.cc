@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <string>
 #include <thread>
@@ -460,6 +461,54 @@ TEST(QueryApiReplicasTest, AnotherReplicaAnswersPollsAndFetchesOfRunsOneExecuted
   EXPECT_EQ(std::string(listed.json["query_runs"][0]["id"].GetString()), run_id);
   a.Stop();
   b.Stop();
+}
+
+// The CLI over the same server: `hoglake sql` in process, `query-runs` and
+// `results` through the query API.
+TEST(QueryApiCliTest, SqlQueryRunsAndResultsCommands) {
+  SdkLake lake;
+  const std::string catalog = MakeLake(lake, "qcli", 3);
+  const std::string bin = std::getenv("HOGLAKE_BIN");
+  const std::string dir = MakeServerDir("hoglake-cli");
+  auto run = [&](const std::string& args, const std::string& out) {
+    const int rc = std::system(
+        (bin + " " + args + " >" + dir + "/" + out + " 2>" + dir + "/" + out + ".err").c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  };
+  const std::string data_dir = "--data-dir " + ServerEnvironment::data_dir();
+  EXPECT_EQ(run("sql " + data_dir + " --format csv 'SELECT id, name FROM " + catalog +
+                    ".ns.events ORDER BY id'",
+                "csv"),
+            0);
+  EXPECT_EQ(ReadFile(dir + "/csv"), "id,name\n1,n1\n2,n2\n3,n3\n");
+  {
+    std::ofstream query(dir + "/q.sql");
+    query << "SELECT count(*) AS n FROM " << catalog << ".ns.events";
+  }
+  EXPECT_EQ(run("sql " + data_dir + " -f " + dir + "/q.sql", "table"), 0);
+  EXPECT_NE(ReadFile(dir + "/table").find("(1 row)"), std::string::npos)
+      << ReadFile(dir + "/table");
+  EXPECT_EQ(
+      run("sql " + data_dir + " --format parquet -o " + dir + "/r.parquet -f " + dir + "/q.sql",
+          "pq"),
+      0);
+  EXPECT_EQ(ReadFile(dir + "/r.parquet").substr(0, 4), "PAR1");
+  EXPECT_EQ(run("sql " + data_dir + " 'SELECT 1/0'", "err"), 1);
+  EXPECT_NE(ReadFile(dir + "/err.err").find("22012"), std::string::npos);
+  EXPECT_EQ(run("sql " + data_dir, "usage"), 2);
+
+  const std::string run_id = Submit(ServerEnvironment::base_url(), "SELECT 5 AS five");
+  ApiResponse done = AwaitRun(ServerEnvironment::base_url(), run_id);
+  const std::string url = "--url " + ServerEnvironment::base_url();
+  EXPECT_EQ(run("query-runs list --limit 50 " + url, "list"), 0);
+  EXPECT_NE(ReadFile(dir + "/list").find(run_id), std::string::npos) << ReadFile(dir + "/list");
+  EXPECT_EQ(run("query-runs show " + run_id + " " + url, "show"), 0);
+  EXPECT_NE(ReadFile(dir + "/show").find("\"succeeded\""), std::string::npos);
+  EXPECT_EQ(
+      run("results get " + std::string(done.json["result_id"].GetString()) + " " + url, "result"),
+      0);
+  EXPECT_EQ(ReadFile(dir + "/result"), "five\n5\n");
+  EXPECT_EQ(run("query-runs show qrunnope " + url, "missing"), 1);
 }
 
 TEST(QueryApiAuthTest, TokensGuardTheQueryApiAndTheExchangeMintsAccessTokens) {

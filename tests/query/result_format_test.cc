@@ -1,0 +1,115 @@
+// Results written to a local results store and rendered back in each format.
+#include "query/result_format.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cmath>
+
+#include <filesystem>
+
+#include "columnar/builder.h"
+#include "columnar/ipc/ipc_reader.h"
+
+namespace hoglake::query {
+namespace {
+
+class ResultFormatTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(testing::TempDir()) / ("results-" + std::to_string(getpid()));
+    auto store = ResultStore::Open("file://" + dir_.string());
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(*store);
+    auto schema = std::make_shared<columnar::Schema>();
+    schema->fields = {{"n", columnar::Int64(), true, {}},
+                      {"x", columnar::Float64(), true, {}},
+                      {"s", columnar::Utf8(), true, {}}};
+    auto writer = store_->Create("rsltformat", schema);
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    for (int part = 0; part < 2; ++part) {
+      columnar::Int64Builder n;
+      columnar::Float64Builder x;
+      columnar::StringBuilder s;
+      for (int i = 0; i < 3; ++i) {
+        const int row = part * 3 + i;
+        n.Append(row);
+        if (row == 4) {
+          x.AppendNull();
+        } else {
+          x.Append(row == 5 ? std::nan("") : row + 0.5);
+        }
+        s.Append(row == 1 ? "a,\"b\"" : "r" + std::to_string(row));
+      }
+      auto batch = columnar::MakeRecordBatch(schema, {*n.Finish(), *x.Finish(), *s.Finish()});
+      ASSERT_TRUE(batch.ok());
+      ASSERT_TRUE((*writer)->Write(*batch).ok());
+    }
+    auto written = (*writer)->Finish();
+    ASSERT_TRUE(written.ok()) << written.status().ToString();
+    EXPECT_EQ(written->rows, 6);
+    path_ = written->path;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Render(ResultFormat format, int64_t offset, std::optional<int64_t> limit,
+                     int64_t* rows = nullptr) {
+    auto reader = store_->OpenReader(path_);
+    EXPECT_TRUE(reader.ok());
+    auto rendered = RenderResult(**reader, columns_, "rsltformat", format, offset, limit);
+    EXPECT_TRUE(rendered.ok()) << rendered.status().ToString();
+    std::string body;
+    for (const std::string& s : rendered->segments) body += s;
+    if (rows) *rows = rendered->rows;
+    return body;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<ResultStore> store_;
+  std::string path_;
+  std::vector<ResultColumnSpec> columns_ = {
+      {"n", "bigint"}, {"x", "double precision"}, {"s", "text"}};
+};
+
+TEST_F(ResultFormatTest, CsvQuotesAndEmptiesNullAndNan) {
+  EXPECT_EQ(Render(ResultFormat::kCsv, 0, std::nullopt),
+            "n,x,s\n0,0.5,r0\n1,1.5,\"a,\"\"b\"\"\"\n2,2.5,r2\n3,3.5,r3\n4,,r4\n5,,r5\n");
+}
+
+TEST_F(ResultFormatTest, JsonRowsWithNullsForNanAndSlicesAcrossBatches) {
+  int64_t rows = 0;
+  const std::string body = Render(ResultFormat::kJson, 2, 3, &rows);
+  EXPECT_EQ(rows, 3);
+  EXPECT_EQ(body,
+            "{\"result_id\":\"rsltformat\",\"status\":\"ready\",\"columns\":[\"n\",\"x\",\"s\"],"
+            "\"rows\":[[2,2.5,\"r2\"],[3,3.5,\"r3\"],[4,null,\"r4\"]],\"nullable\":[true,true,"
+            "true],\"row_count\":3}");
+}
+
+TEST_F(ResultFormatTest, MarkdownEscapesPipes) {
+  EXPECT_EQ(Render(ResultFormat::kMarkdown, 5, 10),
+            "| n | x | s |\n| --- | --- | --- |\n| 5 |  | r5 |\n");
+}
+
+TEST_F(ResultFormatTest, ArrowIsAStreamWithRawFloats) {
+  const std::string body = Render(ResultFormat::kArrow, 1, 4);
+  auto stream = columnar::ReadIpcStream(body);
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  int64_t rows = 0;
+  for (const auto& b : stream->second) rows += b.num_rows;
+  EXPECT_EQ(rows, 4);
+  EXPECT_EQ(stream->first->fields[2].name, "s");
+}
+
+TEST_F(ResultFormatTest, NothingAppearsUntilFinish) {
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"n", columnar::Int64(), true, {}}};
+  {
+    auto writer = store_->Create("rsltabandoned", schema);
+    ASSERT_TRUE(writer.ok());
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "rsltabandoned.parquet"));
+}
+
+}  // namespace
+}  // namespace hoglake::query

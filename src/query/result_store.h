@@ -67,7 +67,7 @@ class ResultReader {
 
 class ResultStore {
  public:
-  static constexpr int64_t kRowGroupRows = 64 * 1024;
+  static constexpr int64_t kRowGroupRows = 1 << 20;
 
   // `root_uri` such as "file:///var/lib/hoglake/results" or
   // "s3://bucket/results".

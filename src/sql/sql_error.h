@@ -40,6 +40,10 @@ enum class SqlErrorKind {
   kSubstringError,           // 22011 (a negative substring length)
   kInvalidPowerArgument,     // 2201F (sqrt of a negative number)
   kArraySubscriptError,      // 2202E
+  kInvalidLogArgument,       // 2201E (log of zero or a negative number)
+  kInvalidRegularExpression, // 2201B
+  kProgramLimitExceeded,     // 54000 (chr(0), a regular expression too complex)
+  kInvalidPrecedingOrFollowingSize, // 22013 (date_bin's stride)
   kCardinalityViolation,     // 21000 (a scalar subquery returned two rows)
   kInvalidRowCountInLimit,   // 2201W
   kInvalidRowCountInOffset,  // 2201X

@@ -231,6 +231,18 @@ Result<BoundExprPtr> BindFunction(const ast::FunctionCall& call, ExprContext& ct
   }
   std::vector<BoundExprPtr> args;
   HOGLAKE_RETURN_IF_ERROR(BindList(call.args, ctx, &args).status());
+  bool named = false;
+  for (const std::string& n : call.arg_names) named |= !n.empty();
+  if (named) {
+    auto resolved = ResolveNamedArguments(name, std::move(args), call.arg_names);
+    if (!resolved.ok()) return resolved.status();
+    args = std::move(*resolved);
+  } else if (name == "make_interval" && args.size() < 7) {
+    // Trailing parameters default to 0.
+    auto resolved = ResolveNamedArguments(name, std::move(args), {});
+    if (!resolved.ok()) return resolved.status();
+    args = std::move(*resolved);
+  }
   auto bound = BindScalarFunction(name, std::move(args));
   if (!bound.ok() && bound.error().detail.sqlstate == "42883" && call.location >= 0) {
     Error e = bound.error();

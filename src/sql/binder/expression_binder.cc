@@ -214,7 +214,8 @@ Result<BoundExprPtr> BindFunction(const ast::FunctionCall& call, ExprContext& ct
     return SqlError(SqlErrorKind::kFeatureNotSupported, "window functions are not supported yet",
                     Position(call.location));
   }
-  if (call.variadic || call.within_group || !call.order_by.empty()) {
+  const bool ordered_set = call.within_group && IsAggregateName(name);
+  if (call.variadic || (!ordered_set && (call.within_group || !call.order_by.empty()))) {
     return SqlError(SqlErrorKind::kFeatureNotSupported, "function call syntax of ", name,
                     " is not supported", Position(call.location));
   }

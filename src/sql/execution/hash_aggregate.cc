@@ -3,6 +3,7 @@
 // Without keys it returns exactly one row, even over no input. Sums are
 // exact (128-bit) for integers and numerics; overflow past the result type
 // is an error, as in PostgreSQL.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
@@ -26,14 +27,15 @@ using columnar::ArrayPtr;
 struct AggState {
   int64_t count = 0;
   bool has = false;
-  __int128 isum = 0;  // integers and numerics (unscaled)
-  __int128 sq = 0;    // sum of squares (variance of integers/numerics)
+  __int128 isum = 0;   // integers and numerics (unscaled)
+  __int128 sq = 0;     // sum of squares (variance of integers/numerics)
   __int128 shift = 0;  // variance sums are of x − the first x (same variance, smaller sums)
-  double dsum = 0;    // floats
-  double mean = 0;    // Welford (variance of floats)
+  double dsum = 0;     // floats
+  double mean = 0;     // Welford (variance of floats)
   double m2 = 0;
   bool b = false;
-  Value extreme;  // min/max
+  Value extreme;              // min/max
+  std::vector<Value> values;  // ordered-set aggregates: the non-null inputs
 };
 
 Error NumericOverflow() {
@@ -157,6 +159,11 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
       }
       break;
     }
+    case AggregateKind::kPercentileCont:
+    case AggregateKind::kPercentileDisc:
+    case AggregateKind::kMode:
+      st.values.push_back(ValueAt(*arg, row, t));
+      break;
     case AggregateKind::kBoolAnd:
       st.b = st.count == 1 ? arg->GetBool(row) : (st.b && arg->GetBool(row));
       break;
@@ -187,9 +194,69 @@ __int128 SqrtScaled(__int128 v, int shift) {
   return remainder > root ? root + 1 : root;
 }
 
-Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
+// percentile_cont / percentile_disc / mode over the group's values, as
+// PostgreSQL's orderedsetaggs.c: sorted by the WITHIN GROUP order; cont
+// interpolates between rows floor and ceil of q·(n − 1); disc takes row
+// ceil(q·n) (the first when that is below 1); mode the most frequent value,
+// the first in sort order among ties.
+Result<Value> FinalizeOrderedSet(const BoundAggregate& agg, AggState& st) {
+  const AggregateKind kind = agg.function->kind;
+  double q = 0;
+  if (kind != AggregateKind::kMode) {
+    const Value& fraction = agg.args[1]->value;
+    if (fraction.is_null) return Value::Null(agg.type);
+    q = fraction.d;
+    if (!(q >= 0 && q <= 1)) {
+      std::string text;
+      AppendPgDouble(q, &text);
+      return SqlError(SqlErrorKind::kNumericValueOutOfRange, "percentile value ", text,
+                      " is not between 0 and 1");
+    }
+  }
+  std::vector<Value>& v = st.values;
+  if (v.empty()) return Value::Null(agg.type);
+  const bool desc = agg.order_descending;
+  std::stable_sort(v.begin(), v.end(), [desc](const Value& a, const Value& b) {
+    const int c = CompareValue(a, b);
+    return desc ? c > 0 : c < 0;
+  });
+  const auto n = static_cast<int64_t>(v.size());
+  Value out;
+  if (kind == AggregateKind::kPercentileCont) {
+    const double position = q * static_cast<double>(n - 1);
+    const auto first = static_cast<int64_t>(std::floor(position));
+    const auto second = static_cast<int64_t>(std::ceil(position));
+    const double lo = v[first].d, hi = v[second].d;
+    out = Value::Double(
+        SqlTypeId::kDouble,
+        first == second ? lo : lo + (hi - lo) * (position - static_cast<double>(first)));
+  } else if (kind == AggregateKind::kPercentileDisc) {
+    const auto row = static_cast<int64_t>(std::ceil(q * static_cast<double>(n)));
+    out = v[std::max<int64_t>(row, 1) - 1];
+  } else {
+    size_t best = 0, best_count = 0;
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i + 1;
+      while (j < v.size() && CompareValue(v[i], v[j]) == 0) ++j;
+      if (j - i > best_count) {
+        best = i;
+        best_count = j - i;
+      }
+      i = j;
+    }
+    out = v[best];
+  }
+  out.type = agg.type;
+  return out;
+}
+
+Result<Value> Finalize(const BoundAggregate& agg, AggState& st) {
   AggregateKind kind = agg.function->kind;
   const SqlType& out = agg.type;
+  if (kind == AggregateKind::kPercentileCont || kind == AggregateKind::kPercentileDisc ||
+      kind == AggregateKind::kMode) {
+    return FinalizeOrderedSet(agg, st);
+  }
   if (kind == AggregateKind::kCount || kind == AggregateKind::kCountStar) {
     return Value::Integer(SqlTypeId::kBigint, st.count);
   }
@@ -293,7 +360,8 @@ class HashAggregateOperator : public PhysicalOperator {
     }
     for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
       const BoundAggregate& agg = plan_.aggregates[a];
-      std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(CarrierType(agg.type));
+      std::unique_ptr<columnar::ArrayBuilder> builder =
+          columnar::MakeBuilder(CarrierType(agg.type));
       for (int64_t g = 0; g < groups_; ++g) {
         HOGLAKE_ASSIGN_OR_RETURN(Value v, Finalize(agg, states_[a][g]));
         HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), v));
@@ -347,6 +415,7 @@ class HashAggregateOperator : public PhysicalOperator {
       held_ += added;
     }
     std::string distinct_key;
+    int64_t kept = 0;
     for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
       const BoundAggregate& agg = plan_.aggregates[a];
       const ArrayData* arg = args[a] ? args[a].get() : nullptr;
@@ -359,7 +428,20 @@ class HashAggregateOperator : public PhysicalOperator {
           if (!distinct_seen_[a].insert(distinct_key).second) continue;
         }
         HOGLAKE_RETURN_IF_ERROR(Update(agg, states_[a][group_of[i]], arg, i));
+        if (agg.function->kind == AggregateKind::kPercentileCont ||
+            agg.function->kind == AggregateKind::kPercentileDisc ||
+            agg.function->kind == AggregateKind::kMode) {
+          // The values an ordered-set aggregate keeps count against the budget.
+          kept += static_cast<int64_t>(sizeof(Value));
+          if (!arg->IsNull(i) && !agg.args[0]->type.is_numeric_kind()) {
+            kept += static_cast<int64_t>(states_[a][group_of[i]].values.back().s.size());
+          }
+        }
       }
+    }
+    if (kept > 0) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(kept));
+      held_ += kept;
     }
     return Status::Ok();
   }

@@ -550,7 +550,24 @@ Result<BoundExprPtr> BindExpressionAt(const ast::Expr& expr, ExprContext& ctx) {
                         ctx.clause, Position(expr.location));
       }
       return ctx.on_subquery(static_cast<const ast::Subquery&>(expr));
-    case ExprKind::kIndirection:
+    case ExprKind::kIndirection: {
+      // (f(…))[i] of the array functions whose element is computed directly.
+      const auto& ind = static_cast<const ast::Indirection&>(expr);
+      if (ind.arg->kind == ExprKind::kFunction && ind.steps.size() == 1 &&
+          ind.steps[0].kind == ast::IndirectionStep::kSubscript) {
+        const auto& call = static_cast<const ast::FunctionCall&>(*ind.arg);
+        if (!call.over && !call.star && !call.distinct && !call.filter && !call.within_group &&
+            call.order_by.empty() && !IsAggregateName(call.name.back())) {
+          std::vector<BoundExprPtr> args;
+          HOGLAKE_RETURN_IF_ERROR(BindList(call.args, ctx, &args).status());
+          HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpression(*ind.steps[0].lower, ctx));
+          return BindCallSubscript(call.name.back(), std::move(args), std::move(index));
+        }
+      }
+      return SqlError(SqlErrorKind::kFeatureNotSupported,
+                      "array, row and field access expressions are not supported yet",
+                      Position(expr.location));
+    }
     case ExprKind::kArray:
     case ExprKind::kRow:
       return SqlError(SqlErrorKind::kFeatureNotSupported,

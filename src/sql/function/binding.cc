@@ -236,6 +236,21 @@ Result<BoundExprPtr> BindOperator(std::string_view op, BoundExprPtr left, BoundE
   if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") {
     return BindArithmetic(op, std::move(left), std::move(right));
   }
+  if (op == "~" || op == "~*" || op == "!~" || op == "!~*") {
+    // POSIX regular-expression match (regex.h).
+    SqlType text = SqlType::Of(SqlTypeId::kText);
+    for (BoundExprPtr* e : {&left, &right}) {
+      if ((*e)->type.id == SqlTypeId::kUnknown) {
+        HOGLAKE_ASSIGN_OR_RETURN(*e, BindCast(*e, text, false));
+      }
+    }
+    if (left->type.id != SqlTypeId::kText || right->type.id != SqlTypeId::kText) {
+      return NoOperator(op, left, right);
+    }
+    auto call = MakeCall(&kRegexMatchOperator, {left, right}, SqlType::Of(SqlTypeId::kBoolean));
+    const_cast<BoundExpr&>(*call).name = std::string(op);
+    return call;
+  }
   if (op == "||") {
     if (left->type.is_nested() || right->type.is_nested()) return NoOperator(op, left, right);
     SqlType text = SqlType::Of(SqlTypeId::kText);

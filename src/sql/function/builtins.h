@@ -36,6 +36,10 @@ extern const RowFunction kMakeDate, kMakeTime, kMakeTimestamp, kMakeInterval, kD
 std::string IntervalBytes(int32_t months, int32_t days, int64_t micros);
 void ReadInterval(std::string_view bytes, int32_t* months, int32_t* days, int64_t* micros);
 
+// regex_functions.cc
+extern const RowFunction kRegexMatchOperator, kRegexpLike, kRegexpReplace, kRegexpCount,
+    kRegexpSubstr, kRegexpMatchElement, kRegexpSplitElement;
+
 // The bound call of a built-in not in binding.cc's tables; nullopt when
 // `name` is none of them. Errors: 42883 when no overload fits, and the
 // function's own binding errors.

@@ -38,8 +38,6 @@ const std::vector<SqlErrorKindInfo>& AllSqlErrorKinds() {
       {K::kInvalidRegularExpression, "2201B", "invalid_regular_expression",
        C::kInvalidArgument},
       {K::kProgramLimitExceeded, "54000", "program_limit_exceeded", C::kInvalidArgument},
-      {K::kInvalidPrecedingOrFollowingSize, "22013", "invalid_preceding_or_following_size",
-       C::kInvalidArgument},
       {K::kCardinalityViolation, "21000", "cardinality_violation", C::kInvalidArgument},
       {K::kInvalidRowCountInLimit, "2201W", "invalid_row_count_in_limit_clause",
        C::kInvalidArgument},

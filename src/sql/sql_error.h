@@ -43,7 +43,6 @@ enum class SqlErrorKind {
   kInvalidLogArgument,       // 2201E (log of zero or a negative number)
   kInvalidRegularExpression, // 2201B
   kProgramLimitExceeded,     // 54000 (chr(0), a regular expression too complex)
-  kInvalidPrecedingOrFollowingSize, // 22013 (date_bin's stride)
   kCardinalityViolation,     // 21000 (a scalar subquery returned two rows)
   kInvalidRowCountInLimit,   // 2201W
   kInvalidRowCountInOffset,  // 2201X

@@ -9,6 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 install_apt_packages
 install_npm_packages
 install_python_packages
+install_hotdata_clients
 
 build_tree "$HOGLAKE_ROOT/build"
 log "running tests (unit, integration, interop)"

@@ -44,6 +44,9 @@ enum class SqlErrorKind {
   kInvalidPrecedingOrFollowingSize,  // 22013 (a negative window frame offset)
   kInvalidNtileArgument,     // 22014
   kInvalidNthValueArgument,  // 22016
+  kInvalidLogArgument,       // 2201E (log of zero or a negative number)
+  kInvalidRegularExpression, // 2201B
+  kProgramLimitExceeded,     // 54000 (chr(0), a regular expression too complex)
   kCardinalityViolation,     // 21000 (a scalar subquery returned two rows)
   kInvalidRowCountInLimit,   // 2201W
   kInvalidRowCountInOffset,  // 2201X

@@ -129,6 +129,30 @@ TEST_F(EngineTest, StringFunctions) {
   EXPECT_EQ(Value("SELECT least(2.5, 1)"), "1.0");
 }
 
+TEST_F(EngineTest, RegexRefusesWhatItDoesNotImplement) {
+  // PostgreSQL accepts these; the engine says so rather than answer wrongly.
+  EXPECT_EQ(Value("SELECT 'aa' ~ '(a)\\1'"),
+            "ERROR 0A000: regular expression feature not supported: back references");
+  EXPECT_EQ(Value("SELECT 'ab' ~ 'a(?=b)'"),
+            "ERROR 0A000: regular expression feature not supported: lookaround constraints and "
+            "embedded options");
+  EXPECT_EQ(Value("SELECT 'a b' ~ '\\ya'"),
+            "ERROR 0A000: regular expression feature not supported: word-boundary constraints "
+            "(\\m \\M \\y \\Y)");
+  EXPECT_EQ(Value("SELECT 'a' ~ '(?i)A'"),
+            "ERROR 0A000: regular expression feature not supported: embedded options and "
+            "lookaround constraints");
+  EXPECT_EQ(Value("SELECT 'a' ~ '[[.a.]]'"),
+            "ERROR 0A000: regular expression feature not supported: collating elements and "
+            "equivalence classes");
+  EXPECT_EQ(Value("SELECT regexp_replace('a', 'a', 'b', 'x')"),
+            "ERROR 0A000: regular expression option \"x\" is not supported");
+  EXPECT_EQ(Value("SELECT regexp_match('abc', 'b')"),
+            "ERROR 0A000: function regexp_match(text, text) is not supported yet");
+  EXPECT_EQ(Value("SELECT (regexp_match('abc', '(b)(c)'))[2]"), "c");
+  EXPECT_EQ(Value("SELECT 'x' ~ 'a|b|x'"), "t");
+}
+
 TEST_F(EngineTest, GroupingAndAggregates) {
   EXPECT_EQ(Run("SELECT name, count(*), sum(amount) FROM t GROUP BY name ORDER BY name"), (Rows{"apple|2|15.75", "banana|1|20.00", "cherry|1|NULL", "NULL|1|0.00"}));
   EXPECT_EQ(Run("SELECT flag, count(DISTINCT name) FROM t GROUP BY 1 ORDER BY 1 NULLS FIRST"), (Rows{"NULL|1", "f|1", "t|1"}));

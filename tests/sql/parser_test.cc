@@ -365,6 +365,15 @@ TEST(ParserTest, NullAndBooleanTests) {
 
 // ---- functions and windows -------------------------------------------------------------
 
+TEST(ParserTest, NamedArgumentsKeepTheirNames) {
+  ast::QueryPtr q = Query("SELECT make_interval(1, days => 2, secs => 3.5)");
+  const auto* call = As<ast::FunctionCall>(q->targets[0].expr);
+  ASSERT_NE(call, nullptr);
+  ASSERT_EQ(call->args.size(), 3u);
+  EXPECT_EQ(call->arg_names, (std::vector<std::string>{"", "days", "secs"}));
+  EXPECT_EQ(IntegerValue(call->args[1]), 2);
+}
+
 TEST(ParserTest, AggregateCalls) {
   ast::QueryPtr q = Query(
       "SELECT count(*), count(DISTINCT a), sum(a) FILTER (WHERE a > 1), "
@@ -1153,7 +1162,6 @@ TEST(ParserTest, UnsupportedConstructsAreNamed) {
   ExpectNotSupported("SELECT XMLCONCAT(a, b) FROM t", "XMLCONCAT is not supported");
   ExpectNotSupported("SELECT XMLELEMENT(name foo) FROM t", "XMLELEMENT is not supported");
   ExpectNotSupported("SELECT GROUPING(a) FROM t GROUP BY ROLLUP (a)", "GROUPING is not supported");
-  ExpectNotSupported("SELECT f(a => 1)", "a named function argument is not supported");
   ExpectNotSupported("SELECT * FROM t TABLESAMPLE SYSTEM (10)", "TABLESAMPLE is not supported");
   ExpectNotSupported("SELECT * FROM f() AS (a int)", "a column definition list is not supported");
   ExpectNotSupported("SELECT * FROM ROWS FROM (f(1), g(2))",

@@ -219,6 +219,8 @@ class OracleEnvironment : public ::testing::Environment {
       oracle->pg.Exec("SET DateStyle = 'ISO'");
       oracle->pg.Exec("SET extra_float_digits = 1");
       oracle->pg.Exec("SET statement_timeout = '30s'");
+      // levenshtein is fuzzystrmatch's (a contrib extension); the engine has it built in.
+      oracle->pg.Exec("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch");
       LoadFixtures(*oracle);
       oracle->session = std::make_unique<Session>(oracle->lake.MakeSessionOptions());
       g_oracle = oracle.release();

@@ -231,7 +231,8 @@ Result<BoundExprPtr> BindFunction(const ast::FunctionCall& call, ExprContext& ct
     return SqlError(SqlErrorKind::kWrongObjectType, "window function ", name,
                     " requires an OVER clause", Position(call.location));
   }
-  if (call.variadic || call.within_group || !call.order_by.empty()) {
+  const bool ordered_set = call.within_group && IsAggregateName(name);
+  if (call.variadic || (!ordered_set && (call.within_group || !call.order_by.empty()))) {
     return SqlError(SqlErrorKind::kFeatureNotSupported, "function call syntax of ", name,
                     " is not supported", Position(call.location));
   }
@@ -248,6 +249,18 @@ Result<BoundExprPtr> BindFunction(const ast::FunctionCall& call, ExprContext& ct
   }
   std::vector<BoundExprPtr> args;
   HOGLAKE_RETURN_IF_ERROR(BindList(call.args, ctx, &args).status());
+  bool named = false;
+  for (const std::string& n : call.arg_names) named |= !n.empty();
+  if (named) {
+    auto resolved = ResolveNamedArguments(name, std::move(args), call.arg_names);
+    if (!resolved.ok()) return resolved.status();
+    args = std::move(*resolved);
+  } else if (name == "make_interval" && args.size() < 7) {
+    // Trailing parameters default to 0.
+    auto resolved = ResolveNamedArguments(name, std::move(args), {});
+    if (!resolved.ok()) return resolved.status();
+    args = std::move(*resolved);
+  }
   auto bound = BindScalarFunction(name, std::move(args));
   if (!bound.ok() && bound.error().detail.sqlstate == "42883" && call.location >= 0) {
     Error e = bound.error();
@@ -554,7 +567,24 @@ Result<BoundExprPtr> BindExpressionAt(const ast::Expr& expr, ExprContext& ctx) {
                         ctx.clause, Position(expr.location));
       }
       return ctx.on_subquery(static_cast<const ast::Subquery&>(expr));
-    case ExprKind::kIndirection:
+    case ExprKind::kIndirection: {
+      // (f(…))[i] of the array functions whose element is computed directly.
+      const auto& ind = static_cast<const ast::Indirection&>(expr);
+      if (ind.arg->kind == ExprKind::kFunction && ind.steps.size() == 1 &&
+          ind.steps[0].kind == ast::IndirectionStep::kSubscript) {
+        const auto& call = static_cast<const ast::FunctionCall&>(*ind.arg);
+        if (!call.over && !call.star && !call.distinct && !call.filter && !call.within_group &&
+            call.order_by.empty() && !IsAggregateName(call.name.back())) {
+          std::vector<BoundExprPtr> args;
+          HOGLAKE_RETURN_IF_ERROR(BindList(call.args, ctx, &args).status());
+          HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpression(*ind.steps[0].lower, ctx));
+          return BindCallSubscript(call.name.back(), std::move(args), std::move(index));
+        }
+      }
+      return SqlError(SqlErrorKind::kFeatureNotSupported,
+                      "array, row and field access expressions are not supported yet",
+                      Position(expr.location));
+    }
     case ExprKind::kArray:
     case ExprKind::kRow:
       return SqlError(SqlErrorKind::kFeatureNotSupported,

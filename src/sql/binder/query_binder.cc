@@ -90,6 +90,32 @@ bool ContainsCallIn(const std::vector<ast::ExprPtr>& list, bool window) {
   return false;
 }
 
+// The expressions an aggregate call aggregates, in BindAggregate's order:
+// its arguments, or for f(direct…) WITHIN GROUP (ORDER BY x), x then the
+// direct arguments. WITHIN GROUP on another aggregate, or an ordered-set
+// aggregate without it, is 42883 (no such function), as in PostgreSQL.
+Result<std::vector<const ast::Expr*>> AggregateInputs(const ast::FunctionCall& call) {
+  const std::string& name = call.name.back();
+  std::vector<const ast::Expr*> inputs;
+  if (IsOrderedSetAggregateName(name) != call.within_group) {
+    // As PostgreSQL: no such function with these arguments.
+    return SqlError(SqlErrorKind::kUndefinedFunction, "function ", name, " does not exist ",
+                    call.within_group ? "as an ordered-set aggregate"
+                                      : "without WITHIN GROUP",
+                    Position(call.location));
+  }
+  if (call.within_group) {
+    if (call.order_by.size() != 1 || call.distinct) {
+      return SqlError(SqlErrorKind::kFeatureNotSupported, name,
+                      " with DISTINCT or several WITHIN GROUP keys is not supported",
+                      Position(call.location));
+    }
+    inputs.push_back(call.order_by[0].expr.get());
+  }
+  for (const auto& a : call.args) inputs.push_back(a.get());
+  return inputs;
+}
+
 // Whether an expression calls an aggregate (`window` false) or a window
 // function (`window` true) at this query level. The arguments and window
 // clauses of a window call belong to this level: `rank() OVER (ORDER BY
@@ -632,23 +658,37 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
       ExprContext arg_ctx = base;
       arg_ctx.clause = "aggregate function calls";
       std::vector<BoundExprPtr> args;
-      for (const auto& a : call.args) {
-        if (ContainsAggregate(a.get())) {
-          return SqlError(SqlErrorKind::kGroupingError, "aggregate function calls cannot be nested",
-                          Position(a->location));
+      // An ordered-set aggregate aggregates its WITHIN GROUP value; its own
+      // arguments follow it, as constants.
+      HOGLAKE_ASSIGN_OR_RETURN(std::vector<const ast::Expr*> inputs, AggregateInputs(call));
+      for (const ast::Expr* a : inputs) {
+        if (ContainsAggregate(a)) {
+          return SqlError(SqlErrorKind::kGroupingError,
+                          "aggregate function calls cannot be nested", Position(a->location));
         }
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr b, BindExpression(*a, arg_ctx));
+        if (call.within_group && !args.empty()) {
+          if (HasColumnRefs(*b)) {
+            return SqlError(SqlErrorKind::kFeatureNotSupported, "the direct argument of ",
+                            call.name.back(), " must be a constant", Position(a->location));
+          }
+          HOGLAKE_ASSIGN_OR_RETURN(Value v, FoldConstant(*b));
+          b = MakeConstant(v);
+        }
         args.push_back(b);
       }
       HOGLAKE_ASSIGN_OR_RETURN(BoundAggregate agg,
                                BindAggregate(call.name.back(), std::move(args), call.star));
       agg.distinct = call.distinct;
+      agg.order_descending =
+          call.within_group && call.order_by[0].direction == ast::SortDirection::kDescending;
       if (call.filter) {
         ExprContext filter_ctx = base;
         filter_ctx.clause = "FILTER";
         HOGLAKE_ASSIGN_OR_RETURN(agg.filter, BindCondition(*call.filter, filter_ctx));
       }
-      std::string text = agg.name + (agg.distinct ? " distinct(" : "(");
+      std::string text = agg.name + (agg.distinct ? " distinct(" : "(") +
+                         (agg.order_descending ? "desc " : "");
       for (const auto& a : agg.args) text += a->Key() + ",";
       text += ")";
       if (agg.filter) text += " filter " + agg.filter->Key();

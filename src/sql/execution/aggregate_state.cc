@@ -1,5 +1,6 @@
 #include "sql/execution/aggregate_state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -156,6 +157,11 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
       }
       break;
     }
+    case AggregateKind::kPercentileCont:
+    case AggregateKind::kPercentileDisc:
+    case AggregateKind::kMode:
+      st.values.push_back(ValueAt(*arg, row, t));
+      break;
     case AggregateKind::kBoolAnd:
       st.b = st.count == 1 ? arg->GetBool(row) : (st.b && arg->GetBool(row));
       break;
@@ -194,7 +200,72 @@ void Remove(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int64
   }
 }
 
+namespace {
+
+// percentile_cont / percentile_disc / mode over the group's values, as
+// PostgreSQL's orderedsetaggs.c: sorted by the WITHIN GROUP order; cont
+// interpolates between rows floor and ceil of q·(n − 1); disc takes row
+// ceil(q·n) (the first when that is below 1); mode the most frequent value,
+// the first in sort order among ties.
+Result<Value> FinalizeOrderedSet(const BoundAggregate& agg, const AggState& st) {
+  const AggregateKind kind = agg.function->kind;
+  double q = 0;
+  if (kind != AggregateKind::kMode) {
+    const Value& fraction = agg.args[1]->value;
+    if (fraction.is_null) return Value::Null(agg.type);
+    q = fraction.d;
+    if (!(q >= 0 && q <= 1)) {
+      std::string text;
+      AppendPgDouble(q, &text);
+      return SqlError(SqlErrorKind::kNumericValueOutOfRange, "percentile value ", text,
+                      " is not between 0 and 1");
+    }
+  }
+  std::vector<Value> v = st.values;
+  if (v.empty()) return Value::Null(agg.type);
+  const bool desc = agg.order_descending;
+  std::stable_sort(v.begin(), v.end(), [desc](const Value& a, const Value& b) {
+    const int c = CompareValue(a, b);
+    return desc ? c > 0 : c < 0;
+  });
+  const auto n = static_cast<int64_t>(v.size());
+  Value out;
+  if (kind == AggregateKind::kPercentileCont) {
+    const double position = q * static_cast<double>(n - 1);
+    const auto first = static_cast<int64_t>(std::floor(position));
+    const auto second = static_cast<int64_t>(std::ceil(position));
+    const double lo = v[first].d, hi = v[second].d;
+    out = Value::Double(
+        SqlTypeId::kDouble,
+        first == second ? lo : lo + (hi - lo) * (position - static_cast<double>(first)));
+  } else if (kind == AggregateKind::kPercentileDisc) {
+    const auto row = static_cast<int64_t>(std::ceil(q * static_cast<double>(n)));
+    out = v[std::max<int64_t>(row, 1) - 1];
+  } else {
+    size_t best = 0, best_count = 0;
+    for (size_t i = 0; i < v.size();) {
+      size_t j = i + 1;
+      while (j < v.size() && CompareValue(v[i], v[j]) == 0) ++j;
+      if (j - i > best_count) {
+        best = i;
+        best_count = j - i;
+      }
+      i = j;
+    }
+    out = v[best];
+  }
+  out.type = agg.type;
+  return out;
+}
+
+}  // namespace
+
 Result<Value> Finalize(const BoundAggregate& agg, const AggState& st) {
+  if (agg.function->kind == AggregateKind::kPercentileCont ||
+      agg.function->kind == AggregateKind::kPercentileDisc ||
+      agg.function->kind == AggregateKind::kMode) {
+    return FinalizeOrderedSet(agg, st);
+  }
   AggregateKind kind = agg.function->kind;
   const SqlType& out = agg.type;
   if (kind == AggregateKind::kCount || kind == AggregateKind::kCountStar) {

@@ -5,6 +5,8 @@
 // error, as in PostgreSQL. Internal to src/sql/execution.
 #pragma once
 
+#include <vector>
+
 #include <cstdint>
 
 #include "columnar/array.h"
@@ -24,7 +26,8 @@ struct AggState {
   double mean = 0;     // Welford (variance of floats)
   double m2 = 0;
   bool b = false;
-  Value extreme;  // min/max
+  Value extreme;              // min/max
+  std::vector<Value> values;  // ordered-set aggregates: the non-null inputs
 };
 
 // Adds row `row` of `arg` (the evaluated argument; null for count(*)).

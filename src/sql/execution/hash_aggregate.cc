@@ -112,6 +112,7 @@ class HashAggregateOperator : public PhysicalOperator {
       held_ += added;
     }
     std::string distinct_key;
+    int64_t kept = 0;
     for (size_t a = 0; a < plan_.aggregates.size(); ++a) {
       const BoundAggregate& agg = plan_.aggregates[a];
       const ArrayData* arg = args[a] ? args[a].get() : nullptr;
@@ -124,7 +125,20 @@ class HashAggregateOperator : public PhysicalOperator {
           if (!distinct_seen_[a].insert(distinct_key).second) continue;
         }
         HOGLAKE_RETURN_IF_ERROR(Update(agg, states_[a][group_of[i]], arg, i));
+        if (agg.function->kind == AggregateKind::kPercentileCont ||
+            agg.function->kind == AggregateKind::kPercentileDisc ||
+            agg.function->kind == AggregateKind::kMode) {
+          // The values an ordered-set aggregate keeps count against the budget.
+          kept += static_cast<int64_t>(sizeof(Value));
+          if (!arg->IsNull(i) && !agg.args[0]->type.is_numeric_kind()) {
+            kept += static_cast<int64_t>(states_[a][group_of[i]].values.back().s.size());
+          }
+        }
       }
+    }
+    if (kept > 0) {
+      HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(kept));
+      held_ += kept;
     }
     return Status::Ok();
   }

@@ -21,6 +21,9 @@ const AggregateFunction kAggregates[] = {
     {"stddev_samp", AggregateKind::kStddevSamp},
     {"stddev", AggregateKind::kStddevSamp},
     {"stddev_pop", AggregateKind::kStddevPop},
+    {"percentile_cont", AggregateKind::kPercentileCont},
+    {"percentile_disc", AggregateKind::kPercentileDisc},
+    {"mode", AggregateKind::kMode},
 };
 
 const AggregateFunction kCountStarFunction{"count", AggregateKind::kCountStar};
@@ -44,6 +47,10 @@ bool IsAggregateName(std::string_view name) {
   return false;
 }
 
+bool IsOrderedSetAggregateName(std::string_view name) {
+  return name == "percentile_cont" || name == "percentile_disc" || name == "mode";
+}
+
 Result<BoundAggregate> BindAggregate(std::string_view name, std::vector<BoundExprPtr> args,
                                      bool star) {
   BoundAggregate agg;
@@ -59,6 +66,43 @@ Result<BoundAggregate> BindAggregate(std::string_view name, std::vector<BoundExp
   const AggregateFunction* f = nullptr;
   for (const AggregateFunction& candidate : kAggregates) {
     if (candidate.name == name) f = &candidate;
+  }
+  if (f != nullptr && IsOrderedSetAggregateName(name)) {
+    // args: the ordered value, then the direct arguments.
+    const size_t direct = f->kind == AggregateKind::kMode ? 0 : 1;
+    if (args.size() != direct + 1) return NoAggregate(name, args);
+    agg.function = f;
+    BoundExprPtr x = args[0];
+    if (x->type.id == SqlTypeId::kUnknown) {
+      HOGLAKE_ASSIGN_OR_RETURN(x, BindCast(x, SqlType::Of(SqlTypeId::kText), false));
+    }
+    if (direct == 1) {
+      BoundExprPtr q = args[1];
+      if (q->type.id == SqlTypeId::kArray) {
+        return SqlError(SqlErrorKind::kFeatureNotSupported, name,
+                        " of an array of fractions is not supported yet");
+      }
+      if (!q->type.is_numeric_kind() && q->type.id != SqlTypeId::kUnknown) {
+        return NoAggregate(name, args);
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(q, BindCast(q, SqlType::Of(SqlTypeId::kDouble), false));
+      args[1] = q;
+    }
+    if (f->kind == AggregateKind::kPercentileCont) {
+      if (x->type.id == SqlTypeId::kInterval) {
+        return SqlError(SqlErrorKind::kFeatureNotSupported,
+                        "percentile_cont of intervals is not supported yet");
+      }
+      if (!x->type.is_numeric_kind()) return NoAggregate(name, args);
+      HOGLAKE_ASSIGN_OR_RETURN(x, BindCast(x, SqlType::Of(SqlTypeId::kDouble), false));
+    } else if (x->type.is_nested() || x->type.id == SqlTypeId::kJson) {
+      return NoAggregate(name, args);
+    }
+    args[0] = x;
+    agg.type = x->type;
+    if (agg.type.id == SqlTypeId::kNumeric) agg.type = SqlType::Numeric(-1, x->type.scale);
+    agg.args = std::move(args);
+    return agg;
   }
   if (f == nullptr || args.size() != 1) return NoAggregate(name, args);
   agg.function = f;
@@ -125,6 +169,9 @@ Result<BoundAggregate> BindAggregate(std::string_view name, std::vector<BoundExp
       agg.type = t;
       break;
     case AggregateKind::kCountStar:
+    case AggregateKind::kPercentileCont:
+    case AggregateKind::kPercentileDisc:
+    case AggregateKind::kMode:
       break;
   }
   agg.args = {arg};

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sql/function/builtins.h"
 #include "sql/function/cast.h"
 #include "sql/function/function_kernels.h"
 #include "sql/sql_error.h"
@@ -235,6 +236,21 @@ Result<BoundExprPtr> BindOperator(std::string_view op, BoundExprPtr left, BoundE
   if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") {
     return BindArithmetic(op, std::move(left), std::move(right));
   }
+  if (op == "~" || op == "~*" || op == "!~" || op == "!~*") {
+    // POSIX regular-expression match (regex.h).
+    SqlType text = SqlType::Of(SqlTypeId::kText);
+    for (BoundExprPtr* e : {&left, &right}) {
+      if ((*e)->type.id == SqlTypeId::kUnknown) {
+        HOGLAKE_ASSIGN_OR_RETURN(*e, BindCast(*e, text, false));
+      }
+    }
+    if (left->type.id != SqlTypeId::kText || right->type.id != SqlTypeId::kText) {
+      return NoOperator(op, left, right);
+    }
+    auto call = MakeCall(&kRegexMatchOperator, {left, right}, SqlType::Of(SqlTypeId::kBoolean));
+    const_cast<BoundExpr&>(*call).name = std::string(op);
+    return call;
+  }
   if (op == "||") {
     if (left->type.is_nested() || right->type.is_nested()) return NoOperator(op, left, right);
     SqlType text = SqlType::Of(SqlTypeId::kText);
@@ -384,6 +400,14 @@ Result<BoundExprPtr> BindFieldFunction(std::string_view name, std::vector<BoundE
     HOGLAKE_ASSIGN_OR_RETURN(value, BindCast(value, SqlType::Of(SqlTypeId::kTimestampTz), false));
   }
   SqlTypeId t = value->type.id;
+  if (t == SqlTypeId::kInterval && name != "date_trunc") {
+    int scale = 0;
+    if (lowered == "second" || lowered == "epoch") scale = 6;
+    if (lowered == "milliseconds") scale = 3;
+    return MakeCall(&kIntervalPart, {field, value},
+                    name == "date_part" ? SqlType::Of(SqlTypeId::kDouble)
+                                        : SqlType::Numeric(-1, scale));
+  }
   if (name == "date_trunc") {
     if (t == SqlTypeId::kDate) {
       HOGLAKE_ASSIGN_OR_RETURN(value,
@@ -416,7 +440,7 @@ bool IsScalarFunctionName(std::string_view name) {
   }
   return name == "abs" || name == "round" || name == "floor" || name == "ceil" ||
          name == "ceiling" || name == "sqrt" || name == "extract" || name == "date_part" ||
-         name == "date_trunc" || name == "concat";
+         name == "date_trunc" || name == "concat" || IsBuiltinFunctionName(name);
 }
 
 Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<BoundExprPtr> args) {
@@ -461,6 +485,9 @@ Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<Bound
     }
     return acc;
   }
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<BoundExprPtr> builtin,
+                           BindBuiltinFunction(name, args));
+  if (builtin) return *builtin;
   return NoFunction(name, args);
 }
 

@@ -36,6 +36,20 @@ Result<BoundExprPtr> BindOperator(std::string_view op, BoundExprPtr left, BoundE
 // fits.
 Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<BoundExprPtr> args);
 
+// A call with named arguments (f(a, b => x)): the arguments in parameter
+// order, defaults filled in. Only functions with named parameters take
+// them (make_interval); others, unknown or repeated names are 42883.
+Result<std::vector<BoundExprPtr>> ResolveNamedArguments(std::string_view name,
+                                                        std::vector<BoundExprPtr> args,
+                                                        const std::vector<std::string>& names);
+
+// (f(args))[index] for the array-returning functions whose element the
+// engine computes without the array (string_to_array, regexp_match,
+// regexp_split_to_array); 0A000 for other functions (arrays are not values
+// the engine carries yet).
+Result<BoundExprPtr> BindCallSubscript(std::string_view name, std::vector<BoundExprPtr> args,
+                                       BoundExprPtr index);
+
 // Whether `name` is a scalar function we know (any overload).
 bool IsScalarFunctionName(std::string_view name);
 

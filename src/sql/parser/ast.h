@@ -223,6 +223,7 @@ struct FunctionCall : Expr {
   explicit FunctionCall(int loc = -1) : Expr(ExprKind::kFunction, loc) {}
   std::vector<std::string> name;  // ["pg_catalog", "extract"] or ["sum"]
   std::vector<ExprPtr> args;
+  std::vector<std::string> arg_names;  // per argument: `name => …`'s name, else empty
   bool star = false;      // count(*)
   bool distinct = false;  // agg(DISTINCT …)
   bool variadic = false;  // VARIADIC in the call (refused by the binder)

@@ -1189,7 +1189,17 @@ Result<ExprPtr> Translator::Bool(const PgQuery__BoolExpr& expr) {
 Result<ExprPtr> Translator::Function(const PgQuery__FuncCall& call) {
   auto out = std::make_unique<ast::FunctionCall>(call.location);
   HOGLAKE_ASSIGN_OR_RETURN(out->name, Names(Items(call.funcname, call.n_funcname)));
-  HOGLAKE_ASSIGN_OR_RETURN(out->args, Exprs(Items(call.args, call.n_args)));
+  for (const Node* node : Items(call.args, call.n_args)) {
+    // f(name => value): the argument, its name kept beside it.
+    std::string arg_name;
+    if (Is(node, PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)) {
+      arg_name = node->named_arg_expr->name;
+      node = node->named_arg_expr->arg;
+    }
+    HOGLAKE_ASSIGN_OR_RETURN(ExprPtr arg, Expr(node));
+    out->args.push_back(std::move(arg));
+    out->arg_names.push_back(std::move(arg_name));
+  }
   out->star = call.agg_star != 0;
   out->distinct = call.agg_distinct != 0;
   out->variadic = call.func_variadic != 0;

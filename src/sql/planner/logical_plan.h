@@ -89,6 +89,7 @@ struct BoundAggregate {
   BoundExprPtr filter;  // FILTER (WHERE …) or null
   SqlType type;         // the result type
   std::string name;
+  bool order_descending = false;  // ordered-set aggregates: WITHIN GROUP (ORDER BY x DESC)
 };
 
 // Window functions (OVER …): the ranking and offset functions, or any

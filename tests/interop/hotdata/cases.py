@@ -29,14 +29,19 @@ class Case:
     ordered: bool = False
     via: str = "execute"
     rel_tol: float = 1e-9
+    # A SQL feature hoglake does not have yet (docs/sql.md): the server must
+    # refuse the query with an error naming it, never answer wrongly. The
+    # test fails once the feature works, so the marker goes with the gap.
+    refused: str | None = None
 
 
 CASES: list[Case] = []
 
 
-def case(*, ordered: bool = False, via: str = "execute", rel_tol: float = 1e-9):
+def case(*, ordered: bool = False, via: str = "execute", rel_tol: float = 1e-9,
+         refused: str | None = None):
     def register(fn):
-        CASES.append(Case(fn.__name__, fn, ordered, via, rel_tol))
+        CASES.append(Case(fn.__name__, fn, ordered, via, rel_tol, refused))
         return fn
 
     return register
@@ -405,7 +410,7 @@ def string_pad_and_cast(t):
                     prio=o.o_orderpriority.rpad(20, "."))
 
 
-@case()
+@case(refused="string_to_array(text, text) is not supported yet")  # array values
 def string_group_by_prefix(t):
     l = t.lineitem
     return l.group_by(word=l.l_comment.split(" ")[0]).aggregate(n=l.count())
@@ -450,7 +455,7 @@ def timestamp_parts_and_truncate(t):
                     hour_start=ts.truncate("h"), day=ts.date())
 
 
-@case()
+@case(refused="function to_char(timestamp without time zone, unknown) does not exist")
 def timestamp_strftime_and_epoch(t):
     o = t.orders
     return o.select("o_orderkey", ym=o.o_created_ts.strftime("%Y-%m"),

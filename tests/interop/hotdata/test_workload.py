@@ -18,6 +18,11 @@ def test_expression_matches_duckdb(case, reference, remote):
     expected = materialize(case.build(reference), case.via)
     if remote is None:
         pytest.skip("--reference-only: DuckDB side ran")
+    if case.refused is not None:
+        with pytest.raises(Exception) as refused:
+            materialize(case.build(remote.tables()), case.via)
+        assert case.refused in str(refused.value)
+        return
     actual = materialize(case.build(remote.tables()), case.via)
     if case.via == "pyarrow":
         assert_same_arrow_types(actual, expected)

@@ -22,6 +22,7 @@
 #include "catalog/commit/commit_scope.h"
 #include "catalog/commit/commit_state_cache.h"
 #include "catalog/commit/table_creations.h"
+#include "catalog/commit/table_replace.h"
 #include "catalog/commit/uploads.h"
 #include "catalog/ddl/alter_ops.h"
 #include "catalog/maintenance/maintenance_info.h"
@@ -181,6 +182,12 @@ class CatalogService {
   // table_deleted_from, schema-version bump); keeps uuid, schema, specs,
   // properties and the row-id allocator. kCommitConflict on a uuid mismatch.
   Result<CommitResult> TruncateTable(const TableRef& table, const std::string& expected_table_uuid);
+  // Replaces the table's data in one snapshot (table_replace.h): every live
+  // data file ended, `files` registered (validated as a commit's), change
+  // rows table_altered + table_deleted_from (+ table_inserted_into with
+  // files), schema-version bump. Zero files empties the table.
+  Result<CommitResult> ReplaceTableData(const TableRef& table, std::vector<FileRegistration> files,
+                                        const ReplaceOptions& options);
 
   // ---- read planning ----
   // Every data file visible at the snapshot, by (row_id_start, id).

@@ -20,20 +20,16 @@
 #include "catalog/commit/data_file_writes.h"
 #include "catalog/commit/file_registration.h"
 #include "catalog/commit/uploads.h"
+#include "catalog/commit/write_target.h"
 #include "catalog/ddl/table_store.h"
 #include "common/encoding.h"
 
 namespace hoglake::catalog {
 namespace {
 
-struct ResolvedTable {
+// A table a commit appends to: the write target and its group.
+struct ResolvedTable : WriteTarget {
   TableAppend* group = nullptr;
-  int64_t table_id = 0;
-  int64_t next_row_id = 0;
-  std::string table_uuid;
-  StatsColumns columns;
-  std::optional<int64_t> spec_id;
-  int64_t spec_arity = 0;
 };
 
 std::string Qualified(const TableAppend& g) { return g.namespace_name + "." + g.table; }
@@ -63,112 +59,30 @@ Result<std::vector<TableAppend>> MergeGroups(std::vector<TableAppend> groups) {
   return merged;
 }
 
-// The live table, its live partition spec (id and arity), its live columns
-// (one row per column; one row with NULL column fields when it has none),
-// whether it saw DDL after the read snapshot ($4; false without one) and its
-// next row id.
-constexpr const char* kResolveQuery =
-    "SELECT v.table_id, t.table_uuid, sp.spec_id, sp.arity, c.field_id, c.col_type, "
-    "coalesce((c.type_params->>'precision')::int, 0), "
-    "coalesce((c.type_params->>'scale')::int, 0), "
-    "$4::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM hog_snapshot_change x "
-    "WHERE x.catalog_id = v.catalog_id AND x.object_id = v.table_id AND x.snapshot_id > $4 "
-    "AND x.kind IN ('table_dropped', 'table_altered')), st.next_row_id "
-    "FROM hog_namespace n "
-    "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
-    "n.namespace_id "
-    "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
-    "JOIN hog_table_stats st ON st.catalog_id = v.catalog_id AND st.table_id = v.table_id "
-    "LEFT JOIN LATERAL (SELECT s.spec_id, (SELECT count(*) FROM hog_partition_field f "
-    "WHERE f.catalog_id = s.catalog_id AND f.table_id = s.table_id AND f.spec_id = "
-    "s.spec_id) AS arity FROM hog_partition_spec s WHERE s.catalog_id = v.catalog_id "
-    "AND s.table_id = v.table_id AND s.end_snapshot IS NULL LIMIT 1) sp ON true "
-    "LEFT JOIN hog_column c ON c.catalog_id = v.catalog_id AND c.table_id = v.table_id "
-    "AND c.end_snapshot IS NULL "
-    "WHERE n.catalog_id = $1 AND n.name = $2 AND n.dropped_snapshot IS NULL "
-    "AND v.name = $3 AND v.end_snapshot IS NULL";
-
 pg::PgStatement ResolveStatement(const std::string& catalog_id, const TableAppend& g,
                                  const std::optional<int64_t>& read_snapshot) {
-  return {
-      kResolveQuery,
-      {catalog_id, g.namespace_name, g.table,
-       read_snapshot ? std::optional<std::string>(std::to_string(*read_snapshot)) : std::nullopt}};
+  return WriteTargetStatement(catalog_id, g.namespace_name, g.table, read_snapshot);
 }
 
-// Reads kResolveQuery's rows for `g`; when there are none, one more round
-// trip tells a dropped table from an unknown one.
+// The table `g` appends to from its resolution rows (write_target.h); a
+// name never live is an unknown table.
 Result<ResolvedTable> Resolve(pg::PgConnection& conn, const std::string& catalog, TableAppend& g,
                               const pg::PgResult& r, bool* ddl_since_read) {
+  HOGLAKE_ASSIGN_OR_RETURN(
+      std::optional<WriteTarget> target,
+      ReadWriteTarget(conn, catalog, g.namespace_name, g.table, g.expected_table_uuid, r));
+  if (!target) return Validation("unknown table ", Qualified(g));
   ResolvedTable out;
+  static_cast<WriteTarget&>(out) = std::move(*target);
   out.group = &g;
-  if (r.rows() == 0) {
-    HOGLAKE_ASSIGN_OR_RETURN(
-        pg::PgResult dropped,
-        conn.ExecPrepared(
-            "SELECT max(t.dropped_snapshot) FROM hog_namespace n "
-            "JOIN hog_table_version v ON v.catalog_id = n.catalog_id AND v.namespace_id = "
-            "n.namespace_id "
-            "JOIN hog_table t ON t.catalog_id = v.catalog_id AND t.table_id = v.table_id "
-            "WHERE n.catalog_id = $1 AND n.name = $2 AND v.name = $3 AND t.dropped_snapshot "
-            "= v.end_snapshot",
-            {catalog, g.namespace_name, g.table}));
-    if (!dropped.IsNull(0, 0)) {
-      return MakeError(ErrorCode::kTableDropped, "table ", Qualified(g),
-                       " was dropped at snapshot ", dropped.GetInt64(0, 0));
-    }
-    return Validation("unknown table ", Qualified(g));
-  }
-  out.table_id = r.GetInt64(0, 0);
-  out.table_uuid = r.GetString(0, 1);
-  out.next_row_id = r.GetInt64(0, 9);
-  if (g.expected_table_uuid && *g.expected_table_uuid != out.table_uuid) {
-    Error e = MakeError(ErrorCode::kTableRecreated, "table ", Qualified(g),
-                        " was recreated: expected incarnation ", *g.expected_table_uuid,
-                        ", live is ", out.table_uuid);
-    e.detail.tables = {Qualified(g)};
-    e.detail.re_prepare = true;
-    return e;
-  }
-  for (int i = 0; i < r.rows(); ++i) {
-    if (r.GetInt64(i, 0) != out.table_id) continue;  // one live version per name
-    if (r.IsNull(i, 4)) continue;                    // a table without live columns
-    HOGLAKE_ASSIGN_OR_RETURN(iceberg::ColumnType type, iceberg::ParseColumnType(r.GetText(i, 5)));
-    iceberg::TypeSpec spec(type);
-    spec.precision = static_cast<int32_t>(r.GetInt64(i, 6));
-    spec.scale = static_cast<int32_t>(r.GetInt64(i, 7));
-    out.columns[r.GetInt64(i, 4)] = StatsColumn{spec, !iceberg::IsContainer(type)};
-  }
-  if (!r.IsNull(0, 2)) {
-    out.spec_id = r.GetInt64(0, 2);
-    out.spec_arity = r.GetInt64(0, 3);
-  }
-  *ddl_since_read = r.GetBool(0, 8);
+  *ddl_since_read = out.ddl_since_read;
   return out;
 }
 
 Status ValidateFiles(ResolvedTable& t) {
   TableAppend& g = *t.group;
   if (g.files.empty()) return Validation("append to ", Qualified(g), " has no files");
-  for (size_t i = 0; i < g.files.size(); ++i) {
-    FileRegistration& f = g.files[i];
-    const std::string where = StrCat("append to ", Qualified(g), " file ", i, " (", f.path, ")");
-    HOGLAKE_RETURN_IF_ERROR(ValidateFileShape(f, where));
-    if (t.spec_id) {
-      if (!f.partition_values) {
-        return Validation(where, ": the table is partitioned; partition_values are required");
-      }
-      if (static_cast<int64_t>(f.partition_values->size()) != t.spec_arity) {
-        return Validation(where, ": partition_values has ", f.partition_values->size(),
-                          " entries but the partition spec has ", t.spec_arity, " fields");
-      }
-    } else if (f.partition_values) {
-      return Validation(where, ": the table is not partitioned; partition_values are not allowed");
-    }
-    if (f.column_stats)
-      HOGLAKE_RETURN_IF_ERROR(SanitizeColumnStats(*f.column_stats, t.columns, where));
-  }
-  return Status::Ok();
+  return ValidateRegistrations(g.files, t, StrCat("append to ", Qualified(g)));
 }
 
 // The checks of a commit request that need no reads, in contract order
@@ -524,21 +438,11 @@ Result<CommitResult> CatalogService::Commit(std::string_view catalog, CommitRequ
   std::string data_path = info.data_path;
   if (!data_path.ends_with('/')) data_path += '/';
   const std::function<Status()> check_paths = [&]() -> Status {
-    std::vector<std::string> outside;
-    std::set<std::string_view> seen;
+    std::vector<std::string_view> paths;
     for (const auto& g : request.appends) {
-      for (const auto& f : g.files) {
-        if (!PathUnderDataPath(f.path, data_path)) outside.push_back(f.path);
-        if (!seen.insert(f.path).second) {
-          return Validation("path '", f.path,
-                            "' is listed twice in this commit: a file is registered once");
-        }
-      }
+      for (const auto& f : g.files) paths.push_back(f.path);
     }
-    if (outside.empty()) return Status::Ok();
-    std::string list;
-    for (size_t i = 0; i < outside.size() && i < 5; ++i) list += (i ? ", " : "") + outside[i];
-    return Validation("path(s) outside the catalog data_path '", data_path, "': ", list);
+    return CheckDataPaths(paths, data_path, "commit");
   };
   if (!request.idempotency_key) HOGLAKE_RETURN_IF_ERROR(check_paths());
 

@@ -5,8 +5,8 @@
 // Contract: a state describes the catalog just after that batch committed:
 // its head (last snapshot, schema version), its file-id allocator, the
 // row-id allocator of every table in `next_row_id`, and, by name, the
-// resolution rows of tables in it (kResolveQuery as read without a
-// read_snapshot; commit.cc). It stays true exactly as long as nothing else
+// resolution rows of tables in it (WriteTargetStatement as read without a
+// read_snapshot; write_target.h). It stays true exactly as long as nothing else
 // commits to the catalog: every commit and every DDL writes a snapshot
 // (moving last_snapshot_id), and only commits move the allocators. A batch
 // written on a state therefore first checks, inside its own transaction and

@@ -146,4 +146,20 @@ Status InsertDataFiles(CommitScope& scope, const std::vector<FileBatch>& batches
   return scope.conn().ExecPrepared(insert.statement().sql, insert.statement().params).status();
 }
 
+Status EndLiveDataFiles(CommitScope& scope, int64_t table_id) {
+  const std::vector<pg::PgParam> key = {std::to_string(scope.catalog_id()),
+                                        std::to_string(table_id),
+                                        std::to_string(scope.snapshot_id())};
+  HOGLAKE_RETURN_IF_ERROR(scope.conn().Exec(
+      "UPDATE hog_data_file SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
+      "AND end_snapshot IS NULL",
+      key));
+  return scope.conn()
+      .Exec(
+          "UPDATE hog_table_stats SET file_count = 0, record_count = 0, file_size_bytes = 0 "
+          "WHERE catalog_id = $1 AND table_id = $2",
+          {key[0], key[1]})
+      .status();
+}
+
 }  // namespace hoglake::catalog

@@ -50,4 +50,11 @@ class DataFileInsert {
 // Plan and send in one call: one round trip.
 Status InsertDataFiles(CommitScope& scope, const std::vector<FileBatch>& batches);
 
+// Ends every live data file of table `table_id` at the scope's snapshot (the
+// rows stay for time travel until expiry purges them) and restarts the
+// table's live totals (files, rows, bytes) from zero; the row-id allocator is
+// kept, so row ids are never reused within the incarnation. Files the scope
+// then inserts add to the totals as usual. Truncate and replace share it.
+Status EndLiveDataFiles(CommitScope& scope, int64_t table_id);
+
 }  // namespace hoglake::catalog

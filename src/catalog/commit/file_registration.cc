@@ -25,6 +25,26 @@ bool PathUnderDataPath(std::string_view path, std::string_view prefix) {
   return true;
 }
 
+Status CheckDataPaths(const std::vector<std::string_view>& paths, std::string_view data_path,
+                      std::string_view request) {
+  std::vector<std::string_view> outside;
+  std::set<std::string_view> seen;
+  for (std::string_view path : paths) {
+    if (!PathUnderDataPath(path, data_path)) outside.push_back(path);
+    if (!seen.insert(path).second) {
+      return Validation("path '", path, "' is listed twice in this ", request,
+                        ": a file is registered once");
+    }
+  }
+  if (outside.empty()) return Status::Ok();
+  std::string list;
+  for (size_t i = 0; i < outside.size() && i < 5; ++i) {
+    list += (i ? ", " : "");
+    list += outside[i];
+  }
+  return Validation("path(s) outside the catalog data_path '", data_path, "': ", list);
+}
+
 Status ValidateFileShape(const FileRegistration& f, std::string_view where) {
   if (f.path.empty()) return Validation(where, ": path must not be blank");
   if (f.record_count < 0 || f.record_count > kMaxRecordCount) {

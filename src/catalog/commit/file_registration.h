@@ -22,6 +22,13 @@ inline constexpr size_t kMaxSplitOffsets = 100000;
 // the prefix.
 bool PathUnderDataPath(std::string_view path, std::string_view data_path_with_slash);
 
+// The path rules of one publishing request (`request` names it in errors:
+// "commit", "replace"), in the order it lists them: a path listed twice is
+// kValidation at once; paths not under the data path (PathUnderDataPath) are
+// kValidation naming up to five of them.
+Status CheckDataPaths(const std::vector<std::string_view>& paths,
+                      std::string_view data_path_with_slash, std::string_view request);
+
 // record_count, file_size_bytes, footer_size, split_offsets, file_format.
 Status ValidateFileShape(const FileRegistration& file, std::string_view where);
 

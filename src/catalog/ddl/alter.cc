@@ -8,6 +8,7 @@
 #include <map>
 
 #include "catalog/catalog_service.h"
+#include "catalog/commit/data_file_writes.h"
 #include "catalog/ddl/alter_ops.h"
 #include "catalog/ddl/alter_store.h"
 #include "catalog/ddl/table_store.h"
@@ -135,19 +136,7 @@ Result<CommitResult> CatalogService::TruncateTable(const TableRef& ref,
                            CommitScope::Begin(*conn, ref.catalog, options_.commit_lock_timeout_ms,
                                               options_.commit_lock_observer));
   HOGLAKE_ASSIGN_OR_RETURN(LiveTable live, ResolveLive(scope, ref, expected_table_uuid));
-  const std::vector<pg::PgParam> key = {std::to_string(scope.catalog_id()),
-                                        std::to_string(live.table_id),
-                                        std::to_string(scope.snapshot_id())};
-  HOGLAKE_RETURN_IF_ERROR(conn->Exec(
-      "UPDATE hog_data_file SET end_snapshot = $3 WHERE catalog_id = $1 AND table_id = $2 "
-      "AND end_snapshot IS NULL",
-      key));
-  // Totals restart from zero; the row-id allocator (next_row_id) is kept so
-  // row ids are never reused within the incarnation.
-  HOGLAKE_RETURN_IF_ERROR(
-      conn->Exec("UPDATE hog_table_stats SET file_count = 0, record_count = 0, file_size_bytes = 0 "
-                 "WHERE catalog_id = $1 AND table_id = $2 AND $3::bigint IS NOT NULL",
-                 key));
+  HOGLAKE_RETURN_IF_ERROR(EndLiveDataFiles(scope, live.table_id));
   scope.AddChange(ChangeKind::kTableAltered, live.table_id);
   scope.AddChange(ChangeKind::kTableDeletedFrom, live.table_id);
   return scope.Finish(/*ddl=*/true);

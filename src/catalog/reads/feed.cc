@@ -44,7 +44,8 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
   const std::vector<pg::PgParam> params = {std::to_string(head.catalog_id),
                                            std::to_string(*table_id), std::to_string(from),
                                            std::to_string(upto)};
-  // A truncate is the one snapshot that both alters the table and deletes from it.
+  // A truncate (or a data replace, table_replace.h) is the one snapshot that
+  // both alters the table and deletes from it.
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult truncates,
       conn->Exec("SELECT min(snapshot_id) FROM hog_snapshot_change WHERE "
@@ -54,7 +55,8 @@ Result<ChangePlan> CatalogService::Changes(const TableRef& ref, int64_t from,
                  "GROUP BY snapshot_id HAVING count(DISTINCT kind) = 2 LIMIT 1",
                  params));
   if (truncates.rows() > 0) {
-    return MakeError(ErrorCode::kReconciliationRequired, "the table was truncated at snapshot ",
+    return MakeError(ErrorCode::kReconciliationRequired,
+                     "the table was truncated (or its data replaced) at snapshot ",
                      truncates.GetInt64(0, 0), ", inside (", from, ", ", upto,
                      "]; reconcile from a full scan at or after it");
   }

@@ -54,7 +54,7 @@ int ListRuns(const CommandContext& context, int64_t limit, const std::string& st
   rapidjson::Document doc;
   doc.Parse(body->c_str());
   if (!doc.IsObject() || !doc.HasMember("query_runs")) {
-    return Fail(Error(ErrorCode::kInvalidData, "unexpected answer: " + *body));
+    return Fail(MakeError(ErrorCode::kInvalidData, "unexpected answer: " + *body));
   }
   std::printf("%-30s  %-9s  %-27s  %9s  %8s  %s\n", "ID", "STATUS", "CREATED", "ROWS", "MS", "SQL");
   for (const auto& run : doc["query_runs"].GetArray()) {
@@ -109,7 +109,7 @@ int GetResult(const CommandContext& context, const GetOptions& options) {
   std::ofstream out(options.output, std::ios::binary);
   out << *body;
   out.close();
-  if (!out) return Fail(Error(ErrorCode::kIoError, "cannot write " + options.output));
+  if (!out) return Fail(MakeError(ErrorCode::kIoError, "cannot write " + options.output));
   return 0;
 }
 

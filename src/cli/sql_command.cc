@@ -152,7 +152,7 @@ void PrintJson(const sql::QueryResult& result) {
 Status WriteBinary(const sql::QueryResult& result, const std::string& format, std::ostream& out) {
   auto sink = [&out](std::string_view bytes) -> Status {
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return Error(ErrorCode::kIoError, "writing the result failed");
+    if (!out) return MakeError(ErrorCode::kIoError, "writing the result failed");
     return Status::Ok();
   };
   if (format == "arrow") {

@@ -13,6 +13,11 @@ void AppendBase64(std::string_view bytes, std::string* out);
 std::string Base64Encode(std::string_view bytes);
 // Strict: only the standard alphabet, correct padding, no whitespace.
 Result<std::string> Base64Decode(std::string_view text);
+// The URL- and file-safe alphabet ('-' and '_'), without padding (RFC 4648
+// §5), as cursors and tokens use it; decoding accepts it with or without
+// padding.
+std::string Base64UrlEncode(std::string_view bytes);
+Result<std::string> Base64UrlDecode(std::string_view text);
 
 // Lowercase hex of bytes, and back (HexDecode accepts either case).
 std::string HexEncode(std::string_view bytes);

@@ -15,24 +15,8 @@ namespace {
 
 constexpr size_t kMinTokenChars = 16;
 
-std::string Base64Url(std::string_view bytes) {
-  std::string text = Base64Encode(bytes);
-  for (char& c : text) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!text.empty() && text.back() == '=') text.pop_back();
-  return text;
-}
-
 std::optional<std::string> FromBase64Url(std::string_view text) {
-  std::string s(text);
-  for (char& c : s) {
-    if (c == '-') c = '+';
-    if (c == '_') c = '/';
-  }
-  while (s.size() % 4 != 0) s.push_back('=');
-  Result<std::string> decoded = Base64Decode(s);
+  Result<std::string> decoded = Base64UrlDecode(text);
   if (!decoded.ok()) return std::nullopt;
   return *decoded;
 }
@@ -59,7 +43,7 @@ Result<std::string> FormDecode(std::string_view text) {
       out += ' ';
     } else if (text[i] == '%') {
       if (i + 2 >= text.size() || HexValue(text[i + 1]) < 0 || HexValue(text[i + 2]) < 0) {
-        return Error(ErrorCode::kBadRequest, "malformed percent-encoding in the form body");
+        return MakeError(ErrorCode::kBadRequest, "malformed percent-encoding in the form body");
       }
       out += static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2]));
       i += 2;
@@ -147,12 +131,12 @@ bool ApiTokens::IsToken(std::string_view token) const {
 }
 
 std::string ApiTokens::Mint(std::string_view use, int64_t expires_at) const {
-  const std::string header = Base64Url(R"({"alg":"HS256","typ":"JWT"})");
+  const std::string header = Base64UrlEncode(R"({"alg":"HS256","typ":"JWT"})");
   std::string claims = "{\"sub\":\"hoglake\",\"use\":";
   AppendJsonString(use, &claims);
   claims += ",\"exp\":" + std::to_string(expires_at) + "}";
-  const std::string signed_part = header + "." + Base64Url(claims);
-  return signed_part + "." + Base64Url(HmacSha256(key_, signed_part));
+  const std::string signed_part = header + "." + Base64UrlEncode(claims);
+  return signed_part + "." + Base64UrlEncode(HmacSha256(key_, signed_part));
 }
 
 std::optional<std::string> ApiTokens::Verify(std::string_view jwt, int64_t now_seconds) const {
@@ -203,7 +187,7 @@ Result<ApiTokens::Exchanged> ApiTokens::Exchange(std::string_view form_body,
   Exchanged out;
   if (grant == "api_token") {
     const std::string& token = fields["api_token"];
-    if (token.empty()) return Error(ErrorCode::kBadRequest, "api_token is missing");
+    if (token.empty()) return MakeError(ErrorCode::kBadRequest, "api_token is missing");
     if (enabled() && !IsToken(token)) {
       out.refusal = "the API token is not valid";
       return out;
@@ -215,8 +199,8 @@ Result<ApiTokens::Exchanged> ApiTokens::Exchange(std::string_view form_body,
       return out;
     }
   } else {
-    return Error(ErrorCode::kBadRequest,
-                 "grant_type must be api_token or refresh_token, not '" + grant + "'");
+    return MakeError(ErrorCode::kBadRequest,
+                     "grant_type must be api_token or refresh_token, not '" + grant + "'");
   }
   MintedTokens minted;
   minted.access_token = Mint("access", now_seconds + kAccessSeconds);

@@ -13,24 +13,12 @@ namespace {
 using Position = std::tuple<std::string, std::string, std::string>;
 
 std::string EncodeCursor(const Position& p) {
-  std::string text = Base64Encode(std::get<0>(p) + '\0' + std::get<1>(p) + '\0' + std::get<2>(p));
-  for (char& c : text) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!text.empty() && text.back() == '=') text.pop_back();
-  return text;
+  return Base64UrlEncode(std::get<0>(p) + '\0' + std::get<1>(p) + '\0' + std::get<2>(p));
 }
 
 Result<Position> DecodeCursor(const std::string& cursor) {
-  std::string text = cursor;
-  for (char& c : text) {
-    if (c == '-') c = '+';
-    if (c == '_') c = '/';
-  }
-  while (text.size() % 4 != 0) text.push_back('=');
-  Result<std::string> decoded = Base64Decode(text);
-  auto bad = [&] { return Error(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
+  Result<std::string> decoded = Base64UrlDecode(cursor);
+  auto bad = [&] { return MakeError(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
   if (!decoded.ok()) return bad();
   size_t a = decoded->find('\0');
   if (a == std::string::npos) return bad();
@@ -82,7 +70,7 @@ Result<Connection> LakeDirectory::GetConnection(const std::string& id) {
   for (Connection& c : all) {
     if (c.id == id) return c;
   }
-  return Error(ErrorCode::kNotFound, "connection '" + id + "' not found");
+  return MakeError(ErrorCode::kNotFound, "connection '" + id + "' not found");
 }
 
 Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {

@@ -242,7 +242,7 @@ Result<RenderedResult> RenderResult(ResultReader& reader,
       break;
     }
     case ResultFormat::kParquet:
-      return Error(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
+      return MakeError(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
   }
   Flush(&current, &rendered.segments, true);
   return rendered;

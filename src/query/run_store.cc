@@ -49,24 +49,12 @@ constexpr std::string_view kInterrupted =
     "interrupted: the server running this query stopped before it finished";
 
 std::string EncodeCursor(int64_t micros, const std::string& run_id) {
-  std::string text = Base64Encode(std::to_string(micros) + "/" + run_id);
-  for (char& c : text) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!text.empty() && text.back() == '=') text.pop_back();
-  return text;
+  return Base64UrlEncode(std::to_string(micros) + "/" + run_id);
 }
 
 Result<std::pair<int64_t, std::string>> DecodeCursor(const std::string& cursor) {
-  std::string text = cursor;
-  for (char& c : text) {
-    if (c == '-') c = '+';
-    if (c == '_') c = '/';
-  }
-  while (text.size() % 4 != 0) text.push_back('=');
-  Result<std::string> decoded = Base64Decode(text);
-  auto bad = [&] { return Error(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
+  Result<std::string> decoded = Base64UrlDecode(cursor);
+  auto bad = [&] { return MakeError(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
   if (!decoded.ok()) return bad();
   size_t slash = decoded->find('/');
   if (slash == std::string::npos || slash == 0) return bad();
@@ -172,7 +160,7 @@ Result<RunRecord> RunStore::GetRun(const std::string& run_id) {
   const std::string sql =
       "SELECT " + std::string(kRunColumns) + " FROM hog_query_run WHERE run_id = $1";
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r, conn->Exec(sql, {run_id}));
-  if (r.rows() == 0) return Error(ErrorCode::kNotFound, "query run '" + run_id + "' not found");
+  if (r.rows() == 0) return MakeError(ErrorCode::kNotFound, "query run '" + run_id + "' not found");
   RunRecord run = RunFromRow(r, 0);
   if (!IsTerminal(run.state)) {
     // A run whose server stopped answering is over.
@@ -222,7 +210,7 @@ Result<ResultRecord> RunStore::GetResult(const std::string& result_id) {
                  "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') "
                  "FROM hog_query_result WHERE result_id = $1",
                  {result_id}));
-  if (r.rows() == 0) return Error(ErrorCode::kNotFound, "result '" + result_id + "' not found");
+  if (r.rows() == 0) return MakeError(ErrorCode::kNotFound, "result '" + result_id + "' not found");
   ResultRecord result;
   result.result_id = result_id;
   result.state = ResultStateFromName(r.GetText(0, 0)).value_or(ResultState::kFailed);

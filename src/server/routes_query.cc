@@ -31,7 +31,7 @@ HttpResponse HotdataError(int status, std::string_view code, std::string_view me
 }
 
 Status Unavailable() {
-  return Error(ErrorCode::kUnavailable, "the query service is not running on this server");
+  return MakeError(ErrorCode::kUnavailable, "the query service is not running on this server");
 }
 
 Result<bool> QueryBool(const HttpRequest& req, std::string_view name, bool fallback) {
@@ -39,7 +39,8 @@ Result<bool> QueryBool(const HttpRequest& req, std::string_view name, bool fallb
   if (!text) return fallback;
   if (*text == "true" || *text == "1") return true;
   if (*text == "false" || *text == "0") return false;
-  return Error(ErrorCode::kBadRequest, StrCat(name, " must be true or false, not '", *text, "'"));
+  return MakeError(ErrorCode::kBadRequest,
+                   StrCat(name, " must be true or false, not '", *text, "'"));
 }
 
 Result<int64_t> Limit(const HttpRequest& req, int64_t fallback, int64_t max) {
@@ -69,6 +70,13 @@ void WriteRun(JsonWriter& w, const query::RunRecord& run) {
   optional_int("rows_scanned", run.rows_scanned);
   optional_int("bytes_scanned", run.bytes_scanned);
   w.EndObject();
+}
+
+Result<HttpResponse> RunResponse(Result<query::RunRecord> run) {
+  HOGLAKE_RETURN_IF_ERROR(run.status());
+  JsonWriter w;
+  WriteRun(w, *run);
+  return HttpResponse::Json(200, w.Take());
 }
 
 std::string RunStatusUrl(const query::RunRecord& run) { return "/v1/query-runs/" + run.run_id; }
@@ -296,20 +304,20 @@ void RegisterQuery(Router& router, const ServerContext& context) {
                                  body.OptionalString("database_id"));
         (void)database_id;  // one database: the lake
         if (submission.sql.find_first_not_of(" \t\r\n") == std::string::npos) {
-          return Error(ErrorCode::kBadRequest, "SQL query cannot be empty");
+          return MakeError(ErrorCode::kBadRequest, "SQL query cannot be empty");
         }
         if (dialect && *dialect != "postgres" && *dialect != "hotsql") {
-          return Error(ErrorCode::kBadRequest,
-                       StrCat("dialect '", *dialect,
-                              "' is not supported: hoglake runs PostgreSQL's dialect "
-                              "(\"postgres\", also accepted as \"hotsql\")"));
+          return MakeError(ErrorCode::kBadRequest,
+                           StrCat("dialect '", *dialect,
+                                  "' is not supported: hoglake runs PostgreSQL's dialect "
+                                  "(\"postgres\", also accepted as \"hotsql\")"));
         }
         if (async_after_ms && !async.value_or(false)) {
-          return Error(ErrorCode::kBadRequest, "async_after_ms needs \"async\": true");
+          return MakeError(ErrorCode::kBadRequest, "async_after_ms needs \"async\": true");
         }
         if (async_after_ms && (*async_after_ms < 1000 || *async_after_ms > kMaxAsyncAfterMs)) {
-          return Error(ErrorCode::kBadRequest,
-                       StrCat("async_after_ms must be between 1000 and ", kMaxAsyncAfterMs));
+          return MakeError(ErrorCode::kBadRequest,
+                           StrCat("async_after_ms must be between 1000 and ", kMaxAsyncAfterMs));
         }
         if (catalog) submission.default_catalog = *catalog;
         if (schema) submission.default_schema = *schema;
@@ -342,9 +350,9 @@ void RegisterRuns(Router& router, const ServerContext& context) {
             std::string_view name = list.substr(0, comma);
             std::vector<query::RunState> matched = query::RunStatesForWireName(name);
             if (matched.empty()) {
-              return Error(ErrorCode::kBadRequest,
-                           StrCat("status '", name,
-                                  "' is not one of running, succeeded, failed, cancelled"));
+              return MakeError(ErrorCode::kBadRequest,
+                               StrCat("status '", name,
+                                      "' is not one of running, succeeded, failed, cancelled"));
             }
             states.insert(states.end(), matched.begin(), matched.end());
             if (comma == std::string_view::npos) break;
@@ -373,20 +381,14 @@ void RegisterRuns(Router& router, const ServerContext& context) {
       "GET", "/v1/query-runs/{query_run_id}",
       [service](HttpRequest& req) -> Result<HttpResponse> {
         if (!service) return Unavailable();
-        HOGLAKE_ASSIGN_OR_RETURN(query::RunRecord run, service->GetRun(req.Param("query_run_id")));
-        JsonWriter w;
-        WriteRun(w, run);
-        return HttpResponse::Json(200, w.Take());
+        return RunResponse(service->GetRun(req.Param("query_run_id")));
       },
       kHotdata);
   router.Add(
       "POST", "/v1/query-runs/{query_run_id}/cancel",
       [service](HttpRequest& req) -> Result<HttpResponse> {
         if (!service) return Unavailable();
-        HOGLAKE_ASSIGN_OR_RETURN(query::RunRecord run, service->Cancel(req.Param("query_run_id")));
-        JsonWriter w;
-        WriteRun(w, run);
-        return HttpResponse::Json(200, w.Take());
+        return RunResponse(service->Cancel(req.Param("query_run_id")));
       },
       kHotdata);
 }
@@ -397,8 +399,8 @@ Result<query::ResultFormat> RequestedFormat(const HttpRequest& req) {
   if (auto f = req.Query("format")) {
     std::optional<query::ResultFormat> format = query::ResultFormatFromName(*f);
     if (!format) {
-      return Error(ErrorCode::kBadRequest,
-                   StrCat("format '", *f, "' is not one of arrow, json, csv, md, parquet"));
+      return MakeError(ErrorCode::kBadRequest,
+                       StrCat("format '", *f, "' is not one of arrow, json, csv, md, parquet"));
     }
     return *format;
   }
@@ -433,7 +435,7 @@ void RegisterResults(Router& router, const ServerContext& context) {
         if (!service) return Unavailable();
         HOGLAKE_ASSIGN_OR_RETURN(int64_t limit, Limit(req, 100, 1000));
         HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> offset, QueryInt64(req, "offset"));
-        if (offset && *offset < 0) return Error(ErrorCode::kBadRequest, "offset must be ≥ 0");
+        if (offset && *offset < 0) return MakeError(ErrorCode::kBadRequest, "offset must be ≥ 0");
         HOGLAKE_ASSIGN_OR_RETURN(query::ResultPage page,
                                  service->ListResults(limit, offset.value_or(0)));
         JsonWriter w;
@@ -468,8 +470,8 @@ void RegisterResults(Router& router, const ServerContext& context) {
         const std::string& id = req.Param("result_id");
         HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> offset, QueryInt64(req, "offset"));
         HOGLAKE_ASSIGN_OR_RETURN(std::optional<int64_t> limit, QueryInt64(req, "limit"));
-        if (offset && *offset < 0) return Error(ErrorCode::kBadRequest, "offset must be ≥ 0");
-        if (limit && *limit < 0) return Error(ErrorCode::kBadRequest, "limit must be ≥ 0");
+        if (offset && *offset < 0) return MakeError(ErrorCode::kBadRequest, "offset must be ≥ 0");
+        if (limit && *limit < 0) return MakeError(ErrorCode::kBadRequest, "limit must be ≥ 0");
         HOGLAKE_ASSIGN_OR_RETURN(query::ResultFormat format, RequestedFormat(req));
         HOGLAKE_ASSIGN_OR_RETURN(query::ResultRecord result, service->GetResult(id));
         if (result.state == query::ResultState::kPending ||

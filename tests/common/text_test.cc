@@ -239,3 +239,24 @@ TEST(Md5Test, KnownDigests) {
 
 }  // namespace
 }  // namespace hoglake
+
+namespace hoglake {
+namespace {
+
+TEST(Base64UrlTest, RoundTripsWithoutPaddingInTheSafeAlphabet) {
+  for (std::string bytes : {std::string(), std::string("f"), std::string("fo"), std::string("foo"),
+                            std::string("\xfb\xff\xfe", 3)}) {
+    const std::string text = Base64UrlEncode(bytes);
+    EXPECT_EQ(text.find_first_of("+/="), std::string::npos) << text;
+    auto back = Base64UrlDecode(text);
+    ASSERT_TRUE(back.ok()) << text;
+    EXPECT_EQ(*back, bytes);
+  }
+  EXPECT_EQ(Base64UrlEncode(std::string("\xfb\xff", 2)), "-_8");
+  EXPECT_FALSE(Base64UrlDecode("a+b/").ok());
+  EXPECT_FALSE(Base64UrlDecode("!!").ok());
+  EXPECT_FALSE(Base64UrlDecode("abcde").ok());
+}
+
+}  // namespace
+}  // namespace hoglake

@@ -117,4 +117,26 @@ void AppendUuid(std::string_view b, std::string* out) {
   }
 }
 
+std::string Base64UrlEncode(std::string_view bytes) {
+  std::string text = Base64Encode(bytes);
+  for (char& c : text) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  while (!text.empty() && text.back() == '=') text.pop_back();
+  return text;
+}
+
+std::optional<std::string> Base64UrlDecode(std::string_view encoded) {
+  std::string text(encoded);
+  for (char& c : text) {
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  while (text.size() % 4 != 0) text.push_back('=');
+  Result<std::string> decoded = Base64Decode(text);
+  if (!decoded.ok()) return std::nullopt;
+  return std::move(*decoded);
+}
+
 }  // namespace hoglake

@@ -15,28 +15,6 @@ namespace {
 
 constexpr size_t kMinTokenChars = 16;
 
-std::string Base64Url(std::string_view bytes) {
-  std::string text = Base64Encode(bytes);
-  for (char& c : text) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!text.empty() && text.back() == '=') text.pop_back();
-  return text;
-}
-
-std::optional<std::string> FromBase64Url(std::string_view text) {
-  std::string s(text);
-  for (char& c : s) {
-    if (c == '-') c = '+';
-    if (c == '_') c = '/';
-  }
-  while (s.size() % 4 != 0) s.push_back('=');
-  Result<std::string> decoded = Base64Decode(s);
-  if (!decoded.ok()) return std::nullopt;
-  return *decoded;
-}
-
 // Constant-time comparison of equal-length digests.
 bool SameBytes(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -147,12 +125,12 @@ bool ApiTokens::IsToken(std::string_view token) const {
 }
 
 std::string ApiTokens::Mint(std::string_view use, int64_t expires_at) const {
-  const std::string header = Base64Url(R"({"alg":"HS256","typ":"JWT"})");
+  const std::string header = Base64UrlEncode(R"({"alg":"HS256","typ":"JWT"})");
   std::string claims = "{\"sub\":\"hoglake\",\"use\":";
   AppendJsonString(use, &claims);
   claims += ",\"exp\":" + std::to_string(expires_at) + "}";
-  const std::string signed_part = header + "." + Base64Url(claims);
-  return signed_part + "." + Base64Url(HmacSha256(key_, signed_part));
+  const std::string signed_part = header + "." + Base64UrlEncode(claims);
+  return signed_part + "." + Base64UrlEncode(HmacSha256(key_, signed_part));
 }
 
 std::optional<std::string> ApiTokens::Verify(std::string_view jwt, int64_t now_seconds) const {
@@ -160,9 +138,9 @@ std::optional<std::string> ApiTokens::Verify(std::string_view jwt, int64_t now_s
   const size_t second = first == std::string_view::npos ? first : jwt.find('.', first + 1);
   if (second == std::string_view::npos) return std::nullopt;
   const std::string_view signed_part = jwt.substr(0, second);
-  std::optional<std::string> signature = FromBase64Url(jwt.substr(second + 1));
+  std::optional<std::string> signature = Base64UrlDecode(jwt.substr(second + 1));
   if (!signature || !SameBytes(*signature, HmacSha256(key_, signed_part))) return std::nullopt;
-  std::optional<std::string> claims = FromBase64Url(jwt.substr(first + 1, second - first - 1));
+  std::optional<std::string> claims = Base64UrlDecode(jwt.substr(first + 1, second - first - 1));
   if (!claims) return std::nullopt;
   std::optional<int64_t> exp = NumberField(*claims, "exp");
   if (!exp || *exp <= now_seconds) return std::nullopt;

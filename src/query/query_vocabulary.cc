@@ -101,6 +101,8 @@ std::string_view IdPrefix(IdKind kind) {
       return "rslt";
     case IdKind::kUpload:
       return "upld";
+    case IdKind::kDatabase:
+      return "db";  // a database id is also its catalog's name
   }
   return "";
 }

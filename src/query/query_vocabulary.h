@@ -16,7 +16,7 @@ namespace hoglake::query {
 enum class RunState { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
 enum class ResultState { kPending, kProcessing, kReady, kFailed };
 enum class ResultFormat { kArrow, kJson, kCsv, kMarkdown, kParquet };
-enum class IdKind { kRun, kResult, kUpload };
+enum class IdKind { kRun, kResult, kUpload, kDatabase };
 
 struct RunStateSpelling {
   RunState state;

@@ -100,8 +100,7 @@ Result<std::vector<const ast::Expr*>> AggregateInputs(const ast::FunctionCall& c
   if (IsOrderedSetAggregateName(name) != call.within_group) {
     // As PostgreSQL: no such function with these arguments.
     return SqlError(SqlErrorKind::kUndefinedFunction, "function ", name, " does not exist ",
-                    call.within_group ? "as an ordered-set aggregate"
-                                      : "without WITHIN GROUP",
+                    call.within_group ? "as an ordered-set aggregate" : "without WITHIN GROUP",
                     Position(call.location));
   }
   if (call.within_group) {
@@ -663,8 +662,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
       HOGLAKE_ASSIGN_OR_RETURN(std::vector<const ast::Expr*> inputs, AggregateInputs(call));
       for (const ast::Expr* a : inputs) {
         if (ContainsAggregate(a)) {
-          return SqlError(SqlErrorKind::kGroupingError,
-                          "aggregate function calls cannot be nested", Position(a->location));
+          return SqlError(SqlErrorKind::kGroupingError, "aggregate function calls cannot be nested",
+                          Position(a->location));
         }
         HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr b, BindExpression(*a, arg_ctx));
         if (call.within_group && !args.empty()) {
@@ -687,8 +686,8 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
         filter_ctx.clause = "FILTER";
         HOGLAKE_ASSIGN_OR_RETURN(agg.filter, BindCondition(*call.filter, filter_ctx));
       }
-      std::string text = agg.name + (agg.distinct ? " distinct(" : "(") +
-                         (agg.order_descending ? "desc " : "");
+      std::string text =
+          agg.name + (agg.distinct ? " distinct(" : "(") + (agg.order_descending ? "desc " : "");
       for (const auto& a : agg.args) text += a->Key() + ",";
       text += ")";
       if (agg.filter) text += " filter " + agg.filter->Key();
@@ -1025,6 +1024,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
                     Position(ref.location));
   }
   std::string catalog = ref.catalog.empty() ? options_.default_catalog : ref.catalog;
+  if (auto alias = options_.catalog_aliases.find(catalog);
+      alias != options_.catalog_aliases.end()) {
+    catalog = alias->second;
+  }
   std::string schema = ref.schema.empty() ? options_.default_schema : ref.schema;
   std::string shown = (ref.schema.empty() ? "" : ref.schema + ".") + ref.name;
   Result<catalog::ResolvedTable> resolved =

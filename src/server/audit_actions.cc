@@ -64,7 +64,7 @@ const std::map<RouteKey, std::string_view, std::less<>>& Table() {
       {{"POST", "/v1/query"}, kNotAMutation},
       {{"POST", "/v1/query-runs/{query_run_id}/cancel"}, kNotAMutation},
       {{"POST", "/v1/auth/jwt"}, kNotAMutation},
-      // Managed databases of the query API (501 until implemented).
+      // Managed databases of the query API.
       {{"POST", "/v1/connections"}, "connection_create"},
       {{"DELETE", "/v1/connections/{connection_id}"}, "connection_drop"},
       {{"POST", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}/loads"},
@@ -74,6 +74,7 @@ const std::map<RouteKey, std::string_view, std::less<>>& Table() {
       {{"POST", "/v1/files"}, "upload_create"},
       {{"POST", "/v1/uploads"}, "upload_create"},
       {{"POST", "/v1/uploads/batch"}, "upload_create"},
+      {{"PUT", "/v1/uploads/{upload_id}/data"}, "upload_put"},
       {{"POST", "/v1/uploads/{upload_id}/parts"}, "upload_parts"},
       {{"POST", "/v1/uploads/{upload_id}/finalize"}, "upload_finalize"},
       {{"POST", "/v1/databases"}, "database_create"},

@@ -16,10 +16,7 @@ constexpr std::string_view kColumns =
 UploadRecord FromRow(const pg::PgResult& r, int row) {
   UploadRecord u;
   u.upload_id = r.GetString(row, 0);
-  const std::string_view status = r.GetText(row, 1);
-  u.state = status == "pending" ? UploadState::kPending
-            : status == "ready" ? UploadState::kReady
-                                : UploadState::kClaimed;
+  u.state = UploadStateFromName(r.GetText(row, 1)).value_or(UploadState::kClaimed);
   u.content_type = r.GetOptionalString(row, 2);
   u.declared_size_bytes = r.GetOptionalInt64(row, 3);
   u.part_size = r.GetOptionalInt64(row, 4);

@@ -38,11 +38,10 @@
 
 #include "common/status.h"
 #include "pg/pg_pool.h"
+#include "query/query_vocabulary.h"
 #include "storage/object_store.h"
 
 namespace hoglake::query {
-
-enum class UploadState { kPending, kReady, kClaimed };
 
 struct UploadRecord {
   std::string upload_id;

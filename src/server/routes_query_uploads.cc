@@ -18,24 +18,12 @@ Status NoUploads() {
   return Error(ErrorCode::kUnavailable, "uploads are not available on this server");
 }
 
-std::string_view UploadStatus(const query::UploadRecord& u) {
-  switch (u.state) {
-    case query::UploadState::kPending:
-      return "pending";
-    case query::UploadState::kReady:
-      return "ready";
-    case query::UploadState::kClaimed:
-      return "claimed";
-  }
-  return "pending";
-}
-
 // UploadResponse (POST /v1/files: id) or FinalizeUploadResponse (upload_id).
 HttpResponse UploadResponse(int status, std::string_view id_key, const query::UploadRecord& u) {
   JsonWriter w;
   w.BeginObject();
   w.Field(id_key, u.upload_id);
-  w.Field("status", UploadStatus(u));
+  w.Field("status", query::UploadStateName(u.state));
   w.Field("size_bytes", u.size_bytes.value_or(0));
   w.OptionalField("content_type", u.content_type);
   w.Field("created_at", u.created_at);

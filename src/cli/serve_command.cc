@@ -42,7 +42,10 @@
 #include "pg/pg_pool.h"
 #include "query/api_tokens.h"
 #include "query/lake_directory.h"
+#include "query/managed_databases.h"
 #include "query/query_service.h"
+#include "query/table_loader.h"
+#include "query/upload_store.h"
 #include "server/http_server.h"
 #include "server/json_body.h"
 #include "server/maintenance_reporter.h"
@@ -251,12 +254,29 @@ Status Serve(const ServeOptions& options) {
                            query::ResultStore::Open(results_root));
   query::RunStore runs(&pool, NewUuid(), config.query_stale_after_ms);
   query::QueryService queries(lake_tables.get(), &runs, results.get(), config.query);
-  query::LakeDirectory directory(lake_tables.get());
+  query::ManagedRegistry managed_registry(&pool);
+  query::ManagedDatabases managed(&service, &managed_registry, data_root);
+  query::LakeDirectory directory(lake_tables.get(), &managed_registry);
+  // Uploads for loads into managed tables: rows beside the runs, bytes under
+  // <results root>/uploads; a single PUT carries at most one request body.
+  HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> upload_objects,
+                           OpenObjectStore(results->root() + "/uploads", config.query.s3));
+  query::UploadStoreOptions upload_options;
+  upload_options.max_single_bytes = config.http.max_body_bytes;
+  query::UploadStore uploads(&pool, std::move(upload_objects), upload_options);
+  query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3);
+  queries.AddSweep([&uploads] {
+    Result<int64_t> expired = uploads.ExpirePending();
+    if (expired.ok() && *expired > 0) LogInfo("removed ", *expired, " expired upload(s)");
+  });
   queries.Start();
   LogInfo("query results go under ", results_root);
   server::ServerContext context;
   context.query = &queries;
   context.directory = &directory;
+  context.managed = &managed;
+  context.uploads = &uploads;
+  context.loader = &loader;
   context.tokens = &tokens;
   context.catalog_routes_open = loopback;
   context.maintenance_observer = &reporter;

@@ -48,27 +48,6 @@ std::string Base64Encode(std::string_view bytes) {
   return out;
 }
 
-std::string Base64UrlEncode(std::string_view bytes) {
-  std::string text = Base64Encode(bytes);
-  for (char& c : text) {
-    if (c == '+') c = '-';
-    if (c == '/') c = '_';
-  }
-  while (!text.empty() && text.back() == '=') text.pop_back();
-  return text;
-}
-
-Result<std::string> Base64UrlDecode(std::string_view text) {
-  std::string standard(text);
-  for (char& c : standard) {
-    if (c == '+' || c == '/') return InvalidArgument("base64url text holds '", c, "'");
-    if (c == '-') c = '+';
-    if (c == '_') c = '/';
-  }
-  while (standard.size() % 4 != 0) standard.push_back('=');
-  return Base64Decode(standard);
-}
-
 Result<std::string> Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) {
     return InvalidArgument("base64 text has length ", text.size(), ", not a multiple of 4");
@@ -136,6 +115,28 @@ void AppendUuid(std::string_view b, std::string* out) {
     out->push_back(kHex[c >> 4]);
     out->push_back(kHex[c & 15]);
   }
+}
+
+std::string Base64UrlEncode(std::string_view bytes) {
+  std::string text = Base64Encode(bytes);
+  for (char& c : text) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  while (!text.empty() && text.back() == '=') text.pop_back();
+  return text;
+}
+
+std::optional<std::string> Base64UrlDecode(std::string_view encoded) {
+  std::string text(encoded);
+  for (char& c : text) {
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  while (text.size() % 4 != 0) text.push_back('=');
+  Result<std::string> decoded = Base64Decode(text);
+  if (!decoded.ok()) return std::nullopt;
+  return std::move(*decoded);
 }
 
 }  // namespace hoglake

@@ -1,7 +1,8 @@
 // Text encodings of binary values: base64 (RFC 4648, standard alphabet, with
-// padding) and canonical UUID text.
+// padding, and the URL-safe form) and canonical UUID text.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,11 +14,10 @@ void AppendBase64(std::string_view bytes, std::string* out);
 std::string Base64Encode(std::string_view bytes);
 // Strict: only the standard alphabet, correct padding, no whitespace.
 Result<std::string> Base64Decode(std::string_view text);
-// The URL- and file-safe alphabet ('-' and '_'), without padding (RFC 4648
-// §5), as cursors and tokens use it; decoding accepts it with or without
-// padding.
+// The URL-safe alphabet ('-', '_') without padding (JWT segments, cursors);
+// nullopt when the text does not decode.
 std::string Base64UrlEncode(std::string_view bytes);
-Result<std::string> Base64UrlDecode(std::string_view text);
+std::optional<std::string> Base64UrlDecode(std::string_view text);
 
 // Lowercase hex of bytes, and back (HexDecode accepts either case).
 std::string HexEncode(std::string_view bytes);

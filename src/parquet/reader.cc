@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "columnar/builder.h"
 #include "common/parallel.h"
 #include "parquet/assemble.h"
 #include "parquet/schema.h"
@@ -127,6 +128,9 @@ struct ParquetReader::Impl {
         return InvalidData("row group ", g, " column ", c, " has ", m.num_values, " values for ",
                            group.num_rows, " rows");
       }
+      // An empty row group's chunks hold no values to read (pyarrow leaves
+      // their offsets at 0 in an empty table's file).
+      if (group.num_rows == 0) continue;
       const int64_t start = ChunkStart(m);
       if (start < 4 || m.total_compressed_size < 0 || start > data_end ||
           m.total_compressed_size > data_end - start) {
@@ -180,12 +184,24 @@ struct ParquetReader::Impl {
     return array;
   }
 
+  // The projected columns with no rows (an empty row group is never read).
+  Result<RecordBatch> EmptyBatch() const {
+    RecordBatch batch{projected, 0, {}};
+    for (const columnar::Field& field : projected->fields) {
+      HOGLAKE_ASSIGN_OR_RETURN(columnar::ArrayPtr empty,
+                               columnar::MakeBuilder(field.type)->Finish());
+      batch.columns.push_back(std::move(empty));
+    }
+    return batch;
+  }
+
   Result<RecordBatch> Read(int index) {
     if (index < 0 || index >= static_cast<int>(metadata.row_groups.size())) {
       return InvalidArgument("row group ", index, " does not exist (the file has ",
                              metadata.row_groups.size(), ")");
     }
     const RowGroup& group = metadata.row_groups[index];
+    if (group.num_rows == 0) return EmptyBatch();
     std::vector<LeafData> leaves(schema->leaves.size());
     const size_t n = selected.size();
     std::vector<Result<columnar::ArrayPtr>> columns(n, columnar::ArrayPtr());

@@ -15,12 +15,6 @@ namespace {
 
 constexpr size_t kMinTokenChars = 16;
 
-std::optional<std::string> FromBase64Url(std::string_view text) {
-  Result<std::string> decoded = Base64UrlDecode(text);
-  if (!decoded.ok()) return std::nullopt;
-  return *decoded;
-}
-
 // Constant-time comparison of equal-length digests.
 bool SameBytes(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -144,9 +138,9 @@ std::optional<std::string> ApiTokens::Verify(std::string_view jwt, int64_t now_s
   const size_t second = first == std::string_view::npos ? first : jwt.find('.', first + 1);
   if (second == std::string_view::npos) return std::nullopt;
   const std::string_view signed_part = jwt.substr(0, second);
-  std::optional<std::string> signature = FromBase64Url(jwt.substr(second + 1));
+  std::optional<std::string> signature = Base64UrlDecode(jwt.substr(second + 1));
   if (!signature || !SameBytes(*signature, HmacSha256(key_, signed_part))) return std::nullopt;
-  std::optional<std::string> claims = FromBase64Url(jwt.substr(first + 1, second - first - 1));
+  std::optional<std::string> claims = Base64UrlDecode(jwt.substr(first + 1, second - first - 1));
   if (!claims) return std::nullopt;
   std::optional<int64_t> exp = NumberField(*claims, "exp");
   if (!exp || *exp <= now_seconds) return std::nullopt;

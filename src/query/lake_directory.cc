@@ -1,10 +1,12 @@
 #include "query/lake_directory.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 #include <utility>
 
 #include "common/encoding.h"
+#include "query/managed_registry.h"
 #include "sql/source/catalog_columns.h"
 
 namespace hoglake::query {
@@ -17,9 +19,9 @@ std::string EncodeCursor(const Position& p) {
 }
 
 Result<Position> DecodeCursor(const std::string& cursor) {
-  Result<std::string> decoded = Base64UrlDecode(cursor);
+  std::optional<std::string> decoded = Base64UrlDecode(cursor);
   auto bad = [&] { return MakeError(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
-  if (!decoded.ok()) return bad();
+  if (!decoded) return bad();
   size_t a = decoded->find('\0');
   if (a == std::string::npos) return bad();
   size_t b = decoded->find('\0', a + 1);
@@ -58,9 +60,19 @@ bool LikeMatch(std::string_view pattern, std::string_view text) {
 
 Result<std::vector<Connection>> LakeDirectory::ListConnections() {
   HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> names, tables_->ListCatalogNames());
+  std::map<std::string, ManagedDatabase> managed;
+  if (managed_) {
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<ManagedDatabase> rows, managed_->ListAll());
+    for (ManagedDatabase& row : rows) managed.emplace(row.catalog, std::move(row));
+  }
   std::vector<Connection> connections;
   for (std::string& name : names) {
-    connections.push_back(Connection{name, name, std::string(kLakeSourceType)});
+    auto it = managed.find(name);
+    if (it == managed.end()) {
+      connections.push_back(Connection{name, name, std::string(kLakeSourceType)});
+    } else if (!it->second.dropped) {
+      connections.push_back(Connection{name, it->second.name, std::string(kManagedSourceType)});
+    }
   }
   return connections;
 }
@@ -83,7 +95,8 @@ Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
     HOGLAKE_ASSIGN_OR_RETURN(Connection c, GetConnection(*listing.connection_id));
     catalogs.push_back(c.id);
   } else {
-    HOGLAKE_ASSIGN_OR_RETURN(catalogs, tables_->ListCatalogNames());
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<Connection> all, ListConnections());
+    for (Connection& c : all) catalogs.push_back(std::move(c.id));
   }
   std::sort(catalogs.begin(), catalogs.end());
   TablePage page;

@@ -7,6 +7,10 @@
 // listed in (connection, schema, table) order with SQL `%`/`_` patterns on
 // schema and table, keyset cursors, and each table's partition fields and
 // sort order; column types are PostgreSQL's names (sql::PgTypeName).
+//
+// With a ManagedRegistry, a catalog the query API manages is listed with
+// source_type "managed" and its registry name, and the emptied catalog of a
+// deleted one is not listed at all.
 #pragma once
 
 #include <optional>
@@ -19,6 +23,9 @@
 namespace hoglake::query {
 
 inline constexpr std::string_view kLakeSourceType = "hoglake";
+inline constexpr std::string_view kManagedSourceType = "managed";
+
+class ManagedRegistry;
 
 struct Connection {
   std::string id;
@@ -68,7 +75,9 @@ bool LikeMatch(std::string_view pattern, std::string_view text);
 
 class LakeDirectory {
  public:
-  explicit LakeDirectory(catalog::LakeTables* tables) : tables_(tables) {}
+  // `managed` may be null (every catalog is then a "hoglake" connection).
+  explicit LakeDirectory(catalog::LakeTables* tables, ManagedRegistry* managed = nullptr)
+      : tables_(tables), managed_(managed) {}
 
   Result<std::vector<Connection>> ListConnections();
   // kNotFound naming the id.
@@ -78,6 +87,7 @@ class LakeDirectory {
 
  private:
   catalog::LakeTables* tables_;
+  ManagedRegistry* managed_;
 };
 
 }  // namespace hoglake::query

@@ -11,6 +11,7 @@ namespace hoglake::query {
 
 struct QueryService::Active {
   RunRecord run;
+  std::map<std::string, std::string> catalog_aliases;
   std::mutex mu;
   sql::Session* session = nullptr;  // while executing
   bool cancel_requested = false;    // by a client
@@ -102,6 +103,7 @@ Result<SubmitOutcome> QueryService::Submit(const Submission& submission, RunReco
     }
   }
   auto active = std::make_shared<Active>();
+  active->catalog_aliases = submission.catalog_aliases;
   RunRecord& r = active->run;
   r.run_id = NewId(IdKind::kRun);
   r.result_id = NewId(IdKind::kResult);
@@ -201,6 +203,7 @@ void QueryService::Execute(const std::shared_ptr<Active>& active) {
   session_options.tables = tables_;
   session_options.default_catalog = run.default_catalog;
   session_options.default_schema = run.default_schema;
+  session_options.catalog_aliases = active->catalog_aliases;
   session_options.search_lake = true;
   session_options.threads = options_.threads;
   if (options_.memory_budget_bytes > 0) {
@@ -298,6 +301,7 @@ void QueryService::Housekeep() {
         results_->Remove(*expired);
         LogInfo("removed ", expired->size(), " expired query result(s)");
       }
+      for (const std::function<void()>& sweep : sweeps_) sweep();
     }
   }
 }

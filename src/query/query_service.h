@@ -12,7 +12,7 @@
 // executing here have their heartbeat refreshed and cancellations asked on
 // another replica are applied; runs with a stale heartbeat (their server
 // died) are marked failed; results older than `retention_seconds` are
-// deleted with their objects.
+// deleted with their objects; every AddSweep hook runs once a minute too.
 //
 // Reads (GetRun, ListRuns, GetResult, OpenResult) work for runs any replica
 // on the same database and store executed.
@@ -20,6 +20,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -55,6 +56,9 @@ struct Submission {
   std::string sql;
   std::string default_catalog;  // empty: the service's
   std::string default_schema;   // empty: the service's
+  // Catalog aliases for this statement (sql::SessionOptions): a Hotdata
+  // database's "default" → its catalog.
+  std::map<std::string, std::string> catalog_aliases;
 };
 
 enum class SubmitOutcome { kAccepted, kOverloaded };
@@ -65,6 +69,10 @@ class QueryService {
   QueryService(catalog::LakeTables* tables, RunStore* runs, ResultStore* results,
                QueryServiceOptions options);
   ~QueryService();
+
+  // Adds work to the once-a-minute housekeeping sweep (e.g. expiring
+  // unfinalized uploads); call before Start.
+  void AddSweep(std::function<void()> sweep) { sweeps_.push_back(std::move(sweep)); }
 
   void Start();
   void Stop();
@@ -119,6 +127,7 @@ class QueryService {
   bool stopping_ = false;
   std::vector<std::thread> workers_;
   std::thread housekeeper_;
+  std::vector<std::function<void()>> sweeps_;
 };
 
 }  // namespace hoglake::query

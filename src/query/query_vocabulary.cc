@@ -93,6 +93,25 @@ std::string_view ContentType(ResultFormat format) {
   return "application/octet-stream";
 }
 
+std::string_view UploadStateName(UploadState state) {
+  switch (state) {
+    case UploadState::kPending:
+      return "pending";
+    case UploadState::kReady:
+      return "ready";
+    case UploadState::kClaimed:
+      return "claimed";
+  }
+  return "pending";
+}
+
+std::optional<UploadState> UploadStateFromName(std::string_view name) {
+  for (UploadState state : kUploadStates) {
+    if (UploadStateName(state) == name) return state;
+  }
+  return std::nullopt;
+}
+
 std::string_view IdPrefix(IdKind kind) {
   switch (kind) {
     case IdKind::kRun:
@@ -101,6 +120,8 @@ std::string_view IdPrefix(IdKind kind) {
       return "rslt";
     case IdKind::kUpload:
       return "upld";
+    case IdKind::kDatabase:
+      return "db";  // a database id is also its catalog's name
   }
   return "";
 }

@@ -16,7 +16,10 @@ namespace hoglake::query {
 enum class RunState { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
 enum class ResultState { kPending, kProcessing, kReady, kFailed };
 enum class ResultFormat { kArrow, kJson, kCsv, kMarkdown, kParquet };
-enum class IdKind { kRun, kResult, kUpload };
+enum class IdKind { kRun, kResult, kUpload, kDatabase };
+// An upload (hog_query_upload.status, and its wire status): pending until
+// finalized, ready to load, claimed by the one load that consumes it.
+enum class UploadState { kPending, kReady, kClaimed };
 
 struct RunStateSpelling {
   RunState state;
@@ -52,6 +55,11 @@ std::optional<ResultFormat> ResultFormatFromName(std::string_view text);
 std::string_view ContentType(ResultFormat format);
 
 // "qrun", "rslt", "upld".
+constexpr UploadState kUploadStates[] = {UploadState::kPending, UploadState::kReady,
+                                         UploadState::kClaimed};
+std::string_view UploadStateName(UploadState state);
+std::optional<UploadState> UploadStateFromName(std::string_view name);
+
 std::string_view IdPrefix(IdKind kind);
 // The prefix followed by 26 random characters of [0-9a-z].
 std::string NewId(IdKind kind);

@@ -2,6 +2,7 @@
 
 #include "common/encoding.h"
 #include "common/json_writer.h"
+#include "query/keyset_cursor.h"
 
 namespace hoglake::query {
 namespace {
@@ -47,25 +48,6 @@ std::string ActiveStates() { return StoredList({RunState::kQueued, RunState::kRu
 
 constexpr std::string_view kInterrupted =
     "interrupted: the server running this query stopped before it finished";
-
-std::string EncodeCursor(int64_t micros, const std::string& run_id) {
-  return Base64UrlEncode(std::to_string(micros) + "/" + run_id);
-}
-
-Result<std::pair<int64_t, std::string>> DecodeCursor(const std::string& cursor) {
-  Result<std::string> decoded = Base64UrlDecode(cursor);
-  auto bad = [&] { return MakeError(ErrorCode::kBadRequest, "malformed cursor '" + cursor + "'"); };
-  if (!decoded.ok()) return bad();
-  size_t slash = decoded->find('/');
-  if (slash == std::string::npos || slash == 0) return bad();
-  int64_t micros = 0;
-  for (size_t i = 0; i < slash; ++i) {
-    char c = (*decoded)[i];
-    if (c < '0' || c > '9' || micros > (INT64_MAX - 9) / 10) return bad();
-    micros = micros * 10 + (c - '0');
-  }
-  return std::make_pair(micros, decoded->substr(slash + 1));
-}
 
 std::string ColumnsJson(const std::vector<ResultColumnSpec>& columns) {
   JsonWriter w;
@@ -179,7 +161,7 @@ Result<RunPage> RunStore::ListRuns(int64_t limit, const std::optional<std::strin
   std::string sql = "SELECT " + std::string(kRunColumns) + " FROM hog_query_run WHERE true";
   std::vector<pg::PgParam> params;
   if (cursor) {
-    HOGLAKE_ASSIGN_OR_RETURN(auto position, DecodeCursor(*cursor));
+    HOGLAKE_ASSIGN_OR_RETURN(auto position, DecodeKeysetCursor(*cursor));
     params.push_back(std::to_string(position.first));
     params.push_back(position.second);
     sql +=
@@ -197,7 +179,7 @@ Result<RunPage> RunStore::ListRuns(int64_t limit, const std::optional<std::strin
   RunPage page;
   for (int i = 0; i < r.rows() && i < limit; ++i) page.runs.push_back(RunFromRow(r, i));
   if (r.rows() > limit && !page.runs.empty()) {
-    page.next_cursor = EncodeCursor(page.runs.back().created_micros, page.runs.back().run_id);
+    page.next_cursor = EncodeKeysetCursor(page.runs.back().created_micros, page.runs.back().run_id);
   }
   return page;
 }

@@ -64,22 +64,21 @@ const std::map<RouteKey, std::string_view, std::less<>>& Table() {
       {{"POST", "/v1/query"}, kNotAMutation},
       {{"POST", "/v1/query-runs/{query_run_id}/cancel"}, kNotAMutation},
       {{"POST", "/v1/auth/jwt"}, kNotAMutation},
-      // Managed databases of the query API (501 until implemented).
+      // Managed databases of the query API.
       {{"POST", "/v1/connections"}, "connection_create"},
       {{"DELETE", "/v1/connections/{connection_id}"}, "connection_drop"},
       {{"POST", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}/loads"},
        "table_load"},
-      {{"DELETE", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}"},
-       "table_drop"},
+      {{"DELETE", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}"}, "table_drop"},
       {{"POST", "/v1/files"}, "upload_create"},
       {{"POST", "/v1/uploads"}, "upload_create"},
       {{"POST", "/v1/uploads/batch"}, "upload_create"},
+      {{"PUT", "/v1/uploads/{upload_id}/data"}, "upload_put"},
       {{"POST", "/v1/uploads/{upload_id}/parts"}, "upload_parts"},
       {{"POST", "/v1/uploads/{upload_id}/finalize"}, "upload_finalize"},
       {{"POST", "/v1/databases"}, "database_create"},
       {{"DELETE", "/v1/databases/{database_id}"}, "database_drop"},
-      {{"POST", "/v1/databases/{database_id}/schemas/{schema}/tables/{table}/loads"},
-       "table_load"},
+      {{"POST", "/v1/databases/{database_id}/schemas/{schema}/tables/{table}/loads"}, "table_load"},
   };
   return *table;
 }
@@ -106,13 +105,14 @@ std::string AuditObjectOf(const HttpRequest& request) {
     auto it = request.path_params.find(name);
     return it == request.path_params.end() ? std::string_view() : std::string_view(it->second);
   };
-  const std::string_view ns = param("namespace");
+  // The query API's managed routes name a namespace "schema".
+  const std::string_view ns = param("namespace").empty() ? param("schema") : param("namespace");
   for (const char* leaf : {"table", "view"}) {
     if (!param(leaf).empty()) return StrCat(ns, ".", param(leaf));
   }
   if (!param("consumer").empty()) return StrCat(param("consumer"), "/", param("tableUuid"));
   if (!ns.empty()) return std::string(ns);
-  for (const char* id : {"upload", "operation", "publication"}) {
+  for (const char* id : {"upload", "operation", "publication", "upload_id"}) {
     if (!param(id).empty()) return std::string(param(id));
   }
   return "";
@@ -122,8 +122,13 @@ AuditEvent AuditEventFor(std::string_view action, const HttpRequest& request,
                          const HttpResponse& response) {
   AuditEvent event;
   event.action = std::string(action);
-  if (auto it = request.path_params.find("catalog"); it != request.path_params.end()) {
-    event.catalog = it->second;
+  // The catalog: the contract's path parameter, or a managed connection or
+  // database (its id is its catalog's name).
+  for (const char* key : {"catalog", "connection_id", "database_id"}) {
+    if (auto it = request.path_params.find(key); it != request.path_params.end()) {
+      event.catalog = it->second;
+      break;
+    }
   }
   event.object = AuditObjectOf(request);
   rapidjson::Document doc;

@@ -38,6 +38,9 @@ Guard MakeAuthGuard(AuthPolicy policy) {
       return std::nullopt;
     }
     if (style == ErrorBodyStyle::kHoglake && policy.catalog_routes_open) return std::nullopt;
+    if (pattern == kPresignedPutPattern && policy.presigned && policy.presigned(request)) {
+      return std::nullopt;
+    }
     std::optional<std::string_view> authorization = request.Header("authorization");
     if (!authorization) {
       return Unauthorized(style,

@@ -7,9 +7,14 @@
 //     token; the catalog routes (hoglake contract, whose clients such as
 //     pyhoglake send no credentials) stay open while the server listens on
 //     loopback, and need the token too when it listens elsewhere.
+//   - a presigned upload PUT (kPresignedPutPattern) carries no token: it
+//     passes when `presigned` accepts its URL signature.
 // A refused request is 401 with the route's error body and
 // `WWW-Authenticate: Bearer`.
 #pragma once
+
+#include <functional>
+#include <string_view>
 
 #include "server/router.h"
 
@@ -19,9 +24,14 @@ class ApiTokens;
 
 namespace hoglake::server {
 
+inline constexpr std::string_view kPresignedPutPattern = "/v1/uploads/{upload_id}/data";
+
 struct AuthPolicy {
   const query::ApiTokens* tokens = nullptr;  // null or empty = nothing checked
   bool catalog_routes_open = true;           // listening on loopback
+  // Whether a request to kPresignedPutPattern carries a valid signature;
+  // empty = no exemption.
+  std::function<bool(const HttpRequest&)> presigned;
 };
 
 Guard MakeAuthGuard(AuthPolicy policy);

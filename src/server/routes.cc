@@ -17,8 +17,10 @@
 #include "server/routes_alter.h"
 #include "server/routes_feed.h"
 #include "server/routes_maintenance.h"
+#include "server/routes_managed.h"
 #include "server/routes_partitions.h"
 #include "server/routes_query.h"
+#include "server/routes_query_uploads.h"
 #include "server/routes_table_creations.h"
 #include "server/routes_uploads.h"
 #include "server/routes_views.h"
@@ -436,21 +438,6 @@ const std::vector<std::pair<std::string, std::string>>& NotYetImplementedRoutes(
         {"GET", c + "/publications/{publication}"},
         {"DELETE", c + "/publications/{publication}"},
         {"GET", c + "/export"},
-        // The query API's managed databases: uploads and loads.
-        {"POST", "/v1/connections"},
-        {"DELETE", "/v1/connections/{connection_id}"},
-        {"POST", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}/loads"},
-        {"DELETE", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}"},
-        {"POST", "/v1/files"},
-        {"POST", "/v1/uploads"},
-        {"POST", "/v1/uploads/batch"},
-        {"POST", "/v1/uploads/{upload_id}/parts"},
-        {"POST", "/v1/uploads/{upload_id}/finalize"},
-        {"GET", "/v1/databases"},
-        {"POST", "/v1/databases"},
-        {"GET", "/v1/databases/{database_id}"},
-        {"DELETE", "/v1/databases/{database_id}"},
-        {"POST", "/v1/databases/{database_id}/schemas/{schema}/tables/{table}/loads"},
     };
   }();
   return kRoutes;
@@ -473,7 +460,12 @@ void RegisterRoutes(Router& router, const ServerContext& context) {
   RegisterPartitions(router, context);
   RegisterTableCreations(router, context);
   RegisterQueryRoutes(router, context);
-  router.SetGuard(MakeAuthGuard(AuthPolicy{context.tokens, context.catalog_routes_open}));
+  RegisterManagedRoutes(router, context);
+  RegisterQueryUploads(router, context);
+  router.SetGuard(MakeAuthGuard(AuthPolicy{context.tokens, context.catalog_routes_open,
+                                           [uploads = context.uploads](const HttpRequest& request) {
+                                             return PresignedRequestValid(uploads, request);
+                                           }}));
   for (const auto& [method, pattern] : NotYetImplementedRoutes()) {
     // The query API's routes answer in its error style.
     const ErrorBodyStyle style = pattern.starts_with("/v1/catalogs") ||

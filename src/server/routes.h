@@ -16,6 +16,9 @@
 namespace hoglake::query {
 class ApiTokens;
 class LakeDirectory;
+class ManagedDatabases;
+class TableLoader;
+class UploadStore;
 class QueryService;
 }  // namespace hoglake::query
 
@@ -43,6 +46,12 @@ struct ServerContext {
   // The Hotdata-compatible query API (routes_query.h); null answers 503.
   query::QueryService* query = nullptr;
   query::LakeDirectory* directory = nullptr;
+  // Managed databases (routes_managed.h); null answers 503.
+  query::ManagedDatabases* managed = nullptr;
+  // Uploads (routes_query_uploads.h) and loads into managed tables; null
+  // answers 503.
+  query::UploadStore* uploads = nullptr;
+  query::TableLoader* loader = nullptr;
   // API tokens (auth_guard.h); null = nothing is checked.
   const query::ApiTokens* tokens = nullptr;
   bool catalog_routes_open = true;  // listening on loopback

@@ -7,6 +7,7 @@
 #include "common/json_writer.h"
 #include "query/api_tokens.h"
 #include "query/lake_directory.h"
+#include "query/managed_databases.h"
 #include "query/query_service.h"
 #include "query/result_format.h"
 #include "server/json_body.h"
@@ -20,15 +21,6 @@ constexpr ErrorBodyStyle kHotdata = ErrorBodyStyle::kHotdata;
 // many bytes of JSON (the client then follows result_id).
 constexpr size_t kPreviewBytes = size_t{8} << 20;
 constexpr int64_t kMaxAsyncAfterMs = int64_t{10} * 60 * 1000;
-
-HttpResponse HotdataError(int status, std::string_view code, std::string_view message) {
-  std::string body = "{\"error\":{\"code\":";
-  AppendJsonString(code, &body);
-  body += ",\"message\":";
-  AppendJsonString(message, &body);
-  body += "}}";
-  return HttpResponse::Json(status, std::move(body));
-}
 
 Status Unavailable() {
   return MakeError(ErrorCode::kUnavailable, "the query service is not running on this server");
@@ -269,13 +261,7 @@ void RegisterInformationSchema(Router& router, const ServerContext& context) {
           w.EndObject();
         }
         w.EndArray();
-        w.Key("count");
-        w.Int(static_cast<int64_t>(page.tables.size()));
-        w.Key("limit");
-        w.Int(listing.limit);
-        w.Key("has_more");
-        w.Bool(page.next_cursor.has_value());
-        if (page.next_cursor) w.Field("next_cursor", *page.next_cursor);
+        WritePageEnd(w, static_cast<int64_t>(page.tables.size()), listing.limit, page.next_cursor);
         w.EndObject();
         return HttpResponse::Json(200, w.Take());
       },
@@ -284,9 +270,10 @@ void RegisterInformationSchema(Router& router, const ServerContext& context) {
 
 void RegisterQuery(Router& router, const ServerContext& context) {
   query::QueryService* service = context.query;
+  query::ManagedDatabases* managed = context.managed;
   router.Add(
       "POST", "/v1/query",
-      [service](HttpRequest& req) -> Result<HttpResponse> {
+      [service, managed](HttpRequest& req) -> Result<HttpResponse> {
         if (!service) return Unavailable();
         HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
         query::Submission submission;
@@ -302,7 +289,9 @@ void RegisterQuery(Router& router, const ServerContext& context) {
                                  body.OptionalString("dialect"));
         HOGLAKE_ASSIGN_OR_RETURN(std::optional<std::string> database_id,
                                  body.OptionalString("database_id"));
-        (void)database_id;  // one database: the lake
+        if (auto header = req.Header("x-database-id"); header && !header->empty()) {
+          database_id = std::string(*header);
+        }
         if (submission.sql.find_first_not_of(" \t\r\n") == std::string::npos) {
           return MakeError(ErrorCode::kBadRequest, "SQL query cannot be empty");
         }
@@ -318,6 +307,16 @@ void RegisterQuery(Router& router, const ServerContext& context) {
         if (async_after_ms && (*async_after_ms < 1000 || *async_after_ms > kMaxAsyncAfterMs)) {
           return MakeError(ErrorCode::kBadRequest,
                            StrCat("async_after_ms must be between 1000 and ", kMaxAsyncAfterMs));
+        }
+        if (database_id && !database_id->empty()) {
+          // A Hotdata database: its catalog is "default" in SQL and the
+          // default for unqualified names.
+          if (!managed) return Unavailable();
+          HOGLAKE_ASSIGN_OR_RETURN(query::ManagedDatabase db,
+                                   managed->registry().Get(*database_id));
+          submission.default_catalog = db.catalog;
+          submission.default_schema = db.default_schema;
+          submission.catalog_aliases["default"] = db.catalog;
         }
         if (catalog) submission.default_catalog = *catalog;
         if (schema) submission.default_schema = *schema;
@@ -366,13 +365,7 @@ void RegisterRuns(Router& router, const ServerContext& context) {
         w.BeginArray();
         for (const query::RunRecord& run : page.runs) WriteRun(w, run);
         w.EndArray();
-        w.Key("count");
-        w.Int(static_cast<int64_t>(page.runs.size()));
-        w.Key("limit");
-        w.Int(limit);
-        w.Key("has_more");
-        w.Bool(page.next_cursor.has_value());
-        if (page.next_cursor) w.Field("next_cursor", *page.next_cursor);
+        WritePageEnd(w, static_cast<int64_t>(page.runs.size()), limit, page.next_cursor);
         w.EndObject();
         return HttpResponse::Json(200, w.Take());
       },
@@ -549,6 +542,26 @@ void RegisterAuth(Router& router, const ServerContext& context) {
 }
 
 }  // namespace
+
+void WritePageEnd(JsonWriter& w, int64_t count, int64_t limit,
+                  const std::optional<std::string>& next_cursor) {
+  w.Key("count");
+  w.Int(count);
+  w.Key("limit");
+  w.Int(limit);
+  w.Key("has_more");
+  w.Bool(next_cursor.has_value());
+  if (next_cursor) w.Field("next_cursor", *next_cursor);
+}
+
+HttpResponse HotdataError(int status, std::string_view code, std::string_view message) {
+  std::string body = "{\"error\":{\"code\":";
+  AppendJsonString(code, &body);
+  body += ",\"message\":";
+  AppendJsonString(message, &body);
+  body += "}}";
+  return HttpResponse::Json(status, std::move(body));
+}
 
 void RegisterQueryRoutes(Router& router, const ServerContext& context) {
   for (std::string prefix :

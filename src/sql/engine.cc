@@ -148,6 +148,7 @@ Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) 
   binder_options.tables = options_.tables;
   binder_options.default_catalog = options_.default_catalog;
   binder_options.default_schema = options_.default_schema;
+  binder_options.catalog_aliases = options_.catalog_aliases;
   binder_options.search_lake = options_.search_lake;
   binder_options.at = options_.at;
   binder_options.statement_time_micros = NowMicros();

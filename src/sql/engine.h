@@ -21,6 +21,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,6 +44,8 @@ struct SessionOptions {
   catalog::LakeTables* tables = nullptr;  // must outlive the session
   std::string default_catalog;
   std::string default_schema = "public";
+  // Catalog aliases (BinderOptions::catalog_aliases).
+  std::map<std::string, std::string> catalog_aliases;
   // Resolve a name the defaults do not find to the one table of that name
   // anywhere in the lake (BinderOptions::search_lake).
   bool search_lake = false;

@@ -1,7 +1,10 @@
 // The query service's vocabularies against their other spellings: the
-// status CHECK constraints of migration V19, the wire names the Hotdata
+// status CHECK constraints of migrations V19 and V20 (and V20's managed
+// kinds), the wire names the Hotdata
 // clients accept, the formats' content types, and identifier shapes.
 #include "query/query_vocabulary.h"
+
+#include "query/managed_registry.h"
 
 #include <gtest/gtest.h>
 
@@ -13,20 +16,20 @@
 namespace hoglake::query {
 namespace {
 
-std::string ReadMigration() {
-  std::ifstream in(std::filesystem::path(HOGLAKE_SOURCE_DIR) /
-                   "src/catalog/migrations/V19__query_runs.sql");
+std::string ReadMigration(const char* file = "V19__query_runs.sql") {
+  std::ifstream in(std::filesystem::path(HOGLAKE_SOURCE_DIR) / "src/catalog/migrations" / file);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
 }
 
-// The quoted names inside "<column> text NOT NULL CHECK (status IN (…))"
+// The quoted names inside "<column> text NOT NULL CHECK (<column> IN (…))"
 // of the CREATE TABLE statement for `table`.
-std::set<std::string> CheckedNames(const std::string& sql, const std::string& table) {
+std::set<std::string> CheckedNames(const std::string& sql, const std::string& table,
+                                   const std::string& column = "status") {
   size_t at = sql.find("CREATE TABLE " + table);
   EXPECT_NE(at, std::string::npos) << table;
-  at = sql.find("CHECK (status IN (", at);
+  at = sql.find("CHECK (" + column + " IN (", at);
   const size_t end = sql.find("))", at);
   std::set<std::string> names;
   for (size_t q = sql.find('\'', at); q < end; q = sql.find('\'', q + 1)) {
@@ -54,6 +57,19 @@ TEST(QueryVocabularyTest, ResultStatesMatchTheStoredCheck) {
     EXPECT_EQ(ResultStateFromName(s.name), s.state);
   }
   EXPECT_EQ(names, CheckedNames(ReadMigration(), "hog_query_result"));
+}
+
+TEST(QueryVocabularyTest, UploadStatesAndManagedKindsMatchTheStoredChecks) {
+  std::set<std::string> names;
+  for (UploadState state : kUploadStates) {
+    names.insert(std::string(UploadStateName(state)));
+    EXPECT_EQ(UploadStateFromName(UploadStateName(state)), state);
+  }
+  const std::string v20 = ReadMigration("V20__managed_databases.sql");
+  EXPECT_EQ(names, CheckedNames(v20, "hog_query_upload"));
+  EXPECT_EQ((std::set<std::string>{std::string(ManagedKindName(ManagedKind::kConnection)),
+                                   std::string(ManagedKindName(ManagedKind::kDatabase))}),
+            CheckedNames(v20, "hog_managed_database", "kind"));
 }
 
 TEST(QueryVocabularyTest, WireStatusesAreTheOnesHotdataClientsAccept) {

@@ -63,6 +63,15 @@ TEST(AuditTest, RefusedCommitNamesTableOutcomeAndError) {
             "recreated since it was read\"}");
 }
 
+TEST(AuditTest, ManagedLoadsNameTheirCatalogAndTable) {
+  HttpRequest request;
+  request.method = "POST";
+  request.path_params = {{"connection_id", "db1"}, {"schema", "main"}, {"table", "events"}};
+  const AuditEvent event = AuditEventFor("table_load", request, HttpResponse::Json(200, "{}"));
+  EXPECT_EQ(event.catalog, "db1");
+  EXPECT_EQ(event.object, "main.events");
+}
+
 TEST(AuditTest, SuccessfulCreatesNameWhatTheyCreated) {
   HttpRequest request;
   request.method = "POST";

@@ -1024,6 +1024,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
                     Position(ref.location));
   }
   std::string catalog = ref.catalog.empty() ? options_.default_catalog : ref.catalog;
+  if (auto alias = options_.catalog_aliases.find(catalog);
+      alias != options_.catalog_aliases.end()) {
+    catalog = alias->second;
+  }
   std::string schema = ref.schema.empty() ? options_.default_schema : ref.schema;
   std::string shown = (ref.schema.empty() ? "" : ref.schema + ".") + ref.name;
   Result<catalog::ResolvedTable> resolved =

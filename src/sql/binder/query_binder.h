@@ -27,6 +27,9 @@ struct BinderOptions {
   catalog::LakeTables* tables = nullptr;
   std::string default_catalog;
   std::string default_schema;
+  // Catalog names a query may use for another catalog (a Hotdata database's
+  // "default"): a table's catalog name found here is read as its value.
+  std::map<std::string, std::string> catalog_aliases;
   // An unqualified name (or schema.table) that the defaults do not resolve
   // is looked up across the whole lake and used when exactly one table
   // matches (an error names every match when several do).

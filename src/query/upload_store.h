@@ -1,0 +1,116 @@
+// UploadStore: bytes Hotdata clients upload for loads into managed tables
+// (hotdata-api.md §2.7): rows in PostgreSQL (migration V20,
+// hog_query_upload), bytes as objects under `<results root>/uploads/`.
+//
+// Two ways in:
+//   * CreateRaw (POST /v1/files): the request body is the upload, ready at
+//     once;
+//   * CreateSession (POST /v1/uploads) → PutBytes (the presigned PUT, one
+//     object per part) → Finalize (once, with the finalize token, which is
+//     stored only as its SHA-256): mode "single" when the declared size fits
+//     one request body (`max_single_bytes`), else "multipart" with parts of
+//     `part_size` (known size: every part URL at once; unknown: minted by
+//     PartNumbers). Finalize joins the parts, checks the declared size and
+//     makes the upload ready.
+// A ready upload is consumed by exactly one load: Claim moves it to claimed
+// atomically (a second claim is kConflict-like kCommitConflict, 409); a load
+// that fails gives it back (Release); one that succeeds removes its bytes
+// (Consume). Pending sessions expire after `pending_ttl_seconds`
+// (ExpirePending, run by the query service's housekeeping).
+//
+// Presigned URLs: the PUT carries no Authorization header, so its URL holds
+// an HMAC-SHA-256 signature of (upload id, part) under this store's signing
+// key; VerifySignature checks it (the auth guard exempts a PUT that passes).
+// The key comes from the configuration or is random per process (then only
+// the replica that minted a URL accepts it).
+//
+// Errors: kNotFound naming the id; kBadRequest for a wrong size, a missing
+// part, a bad token or signature (kUnauthorized-like refusals are 400 here
+// too: the Hotdata SDK treats any 4xx as fatal); kCommitConflict (409) for
+// a finalize after the first or a claim of an upload not ready.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "pg/pg_pool.h"
+#include "query/query_vocabulary.h"
+#include "storage/object_store.h"
+
+namespace hoglake::query {
+
+struct UploadRecord {
+  std::string upload_id;
+  UploadState state = UploadState::kPending;
+  std::optional<std::string> content_type;
+  std::optional<int64_t> declared_size_bytes;
+  std::optional<int64_t> part_size;  // multipart sessions
+  std::optional<int64_t> size_bytes;
+  std::string created_at;  // RFC 3339, UTC
+};
+
+struct SessionRequest {
+  std::optional<std::string> content_type;
+  std::optional<int64_t> declared_size_bytes;
+  std::optional<int64_t> part_size;
+};
+
+struct UploadSession {
+  UploadRecord upload;
+  std::string finalize_token;
+  bool multipart = false;
+  int64_t part_count = 0;  // multipart with a declared size; else 0
+};
+
+struct UploadStoreOptions {
+  int64_t max_single_bytes = int64_t{64} << 20;  // a single PUT's body limit
+  int64_t pending_ttl_seconds = 24 * 3600;
+  std::string signing_key;  // empty: random per process
+};
+
+class UploadStore {
+ public:
+  static constexpr int64_t kDefaultPartSize = int64_t{8} << 20;
+  static constexpr int64_t kMinPartSize = int64_t{5} << 20;
+
+  // `objects` is rooted where the uploads go (e.g. <results root>/uploads).
+  UploadStore(pg::PgPool* pool, std::unique_ptr<ObjectStore> objects, UploadStoreOptions options);
+
+  Result<UploadRecord> CreateRaw(const std::optional<std::string>& content_type,
+                                 std::string_view bytes);
+  Result<UploadSession> CreateSession(const SessionRequest& request);
+  // Stores one part (0 for a single-mode upload) of a pending upload; the
+  // ETag to answer with.
+  Result<std::string> PutBytes(const std::string& upload_id, int64_t part, std::string_view bytes);
+  // The upload if `finalize_token` is its token (kBadRequest otherwise).
+  Result<UploadRecord> CheckToken(const std::string& upload_id, const std::string& finalize_token);
+  // `parts`: part numbers in order (multipart), empty for single.
+  Result<UploadRecord> Finalize(const std::string& upload_id, const std::string& finalize_token,
+                                const std::vector<int64_t>& parts);
+
+  Result<UploadRecord> Claim(const std::string& upload_id);
+  Status Release(const std::string& upload_id);
+  Status Consume(const std::string& upload_id);
+  Result<std::string> ReadBytes(const std::string& upload_id);
+  // Deletes expired pending uploads and their objects; how many.
+  Result<int64_t> ExpirePending();
+
+  std::string Signature(const std::string& upload_id, int64_t part) const;
+  bool VerifySignature(const std::string& upload_id, int64_t part,
+                       std::string_view signature) const;
+
+ private:
+  Result<UploadRecord> Get(const std::string& upload_id);
+  std::string ObjectPath(const std::string& upload_id, int64_t part) const;
+
+  pg::PgPool* pool_;
+  std::unique_ptr<ObjectStore> objects_;
+  UploadStoreOptions options_;
+  std::string key_;
+};
+
+}  // namespace hoglake::query

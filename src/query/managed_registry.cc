@@ -1,14 +1,17 @@
 #include "query/managed_registry.h"
 
 #include "query/keyset_cursor.h"
+#include "query/timestamp_sql.h"
 
 namespace hoglake::query {
 namespace {
 
-constexpr std::string_view kColumns =
-    "id, name, kind, catalog_name, default_schema, "
-    "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
-    "(extract(epoch FROM created_at) * 1000000)::bigint, dropped_at IS NOT NULL";
+const std::string& Columns() {
+  static const std::string columns =
+      StrCat("id, name, kind, catalog_name, default_schema, ", Rfc3339Sql("created_at"),
+             ", (extract(epoch FROM created_at) * 1000000)::bigint, dropped_at IS NOT NULL");
+  return columns;
+}
 
 ManagedDatabase FromRow(const pg::PgResult& r, int row) {
   ManagedDatabase m;
@@ -38,7 +41,7 @@ Result<ManagedDatabase> ManagedRegistry::Insert(const ManagedDatabase& row) {
              "default_schema = EXCLUDED.default_schema, created_at = now(), dropped_at = NULL "
              "WHERE hog_managed_database.dropped_at IS NOT NULL "
              "AND hog_managed_database.id = EXCLUDED.id RETURNING ",
-             kColumns),
+             Columns()),
       {row.id, row.name, std::string(ManagedKindName(row.kind)), row.catalog, row.default_schema});
   if (!inserted.ok()) {
     if (inserted.error().code == ErrorCode::kAlreadyExists) {
@@ -58,7 +61,7 @@ Result<std::optional<ManagedDatabase>> ManagedRegistry::Find(const std::string& 
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult r,
-      conn->ExecPrepared(StrCat("SELECT ", kColumns, " FROM hog_managed_database WHERE id = $1"),
+      conn->ExecPrepared(StrCat("SELECT ", Columns(), " FROM hog_managed_database WHERE id = $1"),
                          {id}));
   if (r.rows() == 0) return std::optional<ManagedDatabase>();
   return std::optional<ManagedDatabase>(FromRow(r, 0));
@@ -76,7 +79,7 @@ Result<std::vector<ManagedDatabase>> ManagedRegistry::ListAll() {
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult r,
-      conn->ExecPrepared(StrCat("SELECT ", kColumns, " FROM hog_managed_database ORDER BY id")));
+      conn->ExecPrepared(StrCat("SELECT ", Columns(), " FROM hog_managed_database ORDER BY id")));
   std::vector<ManagedDatabase> out;
   for (int i = 0; i < r.rows(); ++i) out.push_back(FromRow(r, i));
   return out;
@@ -92,7 +95,7 @@ Result<ManagedPage> ManagedRegistry::ListDatabases(int64_t limit,
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult r,
       conn->ExecPrepared(
-          StrCat("SELECT ", kColumns,
+          StrCat("SELECT ", Columns(),
                  " FROM hog_managed_database WHERE kind = 'database' AND dropped_at IS NULL "
                  "AND ($1::bigint IS NULL OR ((extract(epoch FROM created_at) * 1000000)::bigint, "
                  "id) < ($1::bigint, $2)) ORDER BY created_at DESC, id DESC LIMIT $3"),

@@ -3,19 +3,22 @@
 #include "common/encoding.h"
 #include "common/json_writer.h"
 #include "query/keyset_cursor.h"
+#include "query/timestamp_sql.h"
 
 namespace hoglake::query {
 namespace {
 
 // Timestamps as RFC 3339 text in UTC with microseconds, and as epoch
 // microseconds for cursors.
-constexpr std::string_view kRunColumns =
-    "run_id, status, sql_text, sql_hash, coalesce(default_catalog, ''), "
-    "coalesce(default_schema, ''), coalesce(result_id, ''), error_message, error_sqlstate, "
-    "row_count, rows_scanned, bytes_scanned, execution_time_ms, "
-    "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
-    "to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
-    "(extract(epoch FROM created_at) * 1000000)::bigint";
+const std::string& RunColumns() {
+  static const std::string columns = StrCat(
+      "run_id, status, sql_text, sql_hash, coalesce(default_catalog, ''), "
+      "coalesce(default_schema, ''), coalesce(result_id, ''), error_message, error_sqlstate, "
+      "row_count, rows_scanned, bytes_scanned, execution_time_ms, ",
+      Rfc3339Sql("created_at"), ", ", Rfc3339Sql("completed_at"), ", ",
+      "(extract(epoch FROM created_at) * 1000000)::bigint");
+  return columns;
+}
 
 RunRecord RunFromRow(const pg::PgResult& r, int row) {
   RunRecord run;
@@ -139,8 +142,7 @@ Status RunStore::FinishUnsuccessful(const std::string& run_id, const std::string
 
 Result<RunRecord> RunStore::GetRun(const std::string& run_id) {
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
-  const std::string sql =
-      "SELECT " + std::string(kRunColumns) + " FROM hog_query_run WHERE run_id = $1";
+  const std::string sql = "SELECT " + RunColumns() + " FROM hog_query_run WHERE run_id = $1";
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r, conn->Exec(sql, {run_id}));
   if (r.rows() == 0) return MakeError(ErrorCode::kNotFound, "query run '" + run_id + "' not found");
   RunRecord run = RunFromRow(r, 0);
@@ -158,7 +160,7 @@ Result<RunRecord> RunStore::GetRun(const std::string& run_id) {
 Result<RunPage> RunStore::ListRuns(int64_t limit, const std::optional<std::string>& cursor,
                                    const std::vector<RunState>& states) {
   HOGLAKE_RETURN_IF_ERROR(FailStale().status());
-  std::string sql = "SELECT " + std::string(kRunColumns) + " FROM hog_query_run WHERE true";
+  std::string sql = "SELECT " + RunColumns() + " FROM hog_query_run WHERE true";
   std::vector<pg::PgParam> params;
   if (cursor) {
     HOGLAKE_ASSIGN_OR_RETURN(auto position, DecodeKeysetCursor(*cursor));
@@ -188,9 +190,8 @@ Result<ResultRecord> RunStore::GetResult(const std::string& result_id) {
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult r,
-      conn->Exec("SELECT status, coalesce(path, ''), row_count, size_bytes, error_message, "
-                 "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') "
-                 "FROM hog_query_result WHERE result_id = $1",
+      conn->Exec(StrCat("SELECT status, coalesce(path, ''), row_count, size_bytes, error_message, ",
+                        Rfc3339Sql("created_at"), " FROM hog_query_result WHERE result_id = $1"),
                  {result_id}));
   if (r.rows() == 0) return MakeError(ErrorCode::kNotFound, "result '" + result_id + "' not found");
   ResultRecord result;
@@ -222,10 +223,9 @@ Result<ResultPage> RunStore::ListResults(int64_t limit, int64_t offset) {
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult r,
-      conn->Exec("SELECT result_id, status, error_message, "
-                 "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') "
-                 "FROM hog_query_result ORDER BY created_at DESC, result_id DESC "
-                 "LIMIT $1 OFFSET $2",
+      conn->Exec(StrCat("SELECT result_id, status, error_message, ", Rfc3339Sql("created_at"),
+                        " FROM hog_query_result ORDER BY created_at DESC, result_id DESC "
+                        "LIMIT $1 OFFSET $2"),
                  {std::to_string(limit + 1), std::to_string(offset)}));
   ResultPage page;
   for (int i = 0; i < r.rows() && i < limit; ++i) {

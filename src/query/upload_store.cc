@@ -5,13 +5,17 @@
 #include "common/encoding.h"
 #include "common/sha256.h"
 #include "query/query_vocabulary.h"
+#include "query/timestamp_sql.h"
 
 namespace hoglake::query {
 namespace {
 
-constexpr std::string_view kColumns =
-    "upload_id, status, content_type, declared_size_bytes, part_size, size_bytes, "
-    "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')";
+const std::string& Columns() {
+  static const std::string columns =
+      StrCat("upload_id, status, content_type, declared_size_bytes, part_size, size_bytes, ",
+             Rfc3339Sql("created_at"));
+  return columns;
+}
 
 UploadRecord FromRow(const pg::PgResult& r, int row) {
   UploadRecord u;
@@ -62,10 +66,10 @@ bool UploadStore::VerifySignature(const std::string& upload_id, int64_t part,
 
 Result<UploadRecord> UploadStore::Get(const std::string& upload_id) {
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
-  HOGLAKE_ASSIGN_OR_RETURN(
-      pg::PgResult r,
-      conn->ExecPrepared(StrCat("SELECT ", kColumns, " FROM hog_query_upload WHERE upload_id = $1"),
-                         {upload_id}));
+  HOGLAKE_ASSIGN_OR_RETURN(pg::PgResult r,
+                           conn->ExecPrepared(StrCat("SELECT ", Columns(),
+                                                     " FROM hog_query_upload WHERE upload_id = $1"),
+                                              {upload_id}));
   if (r.rows() == 0)
     return MakeError(ErrorCode::kNotFound, StrCat("upload '", upload_id, "' not found"));
   return FromRow(r, 0);
@@ -83,7 +87,7 @@ Result<UploadRecord> UploadStore::CreateRaw(const std::optional<std::string>& co
           StrCat("INSERT INTO hog_query_upload (upload_id, status, content_type, size_bytes, "
                  "path, expires_at, finalized_at) VALUES ($1, 'ready', $2, $3, $4, "
                  "now() + make_interval(secs => $5::double precision), now()) RETURNING ",
-                 kColumns),
+                 Columns()),
           {id, content_type, std::to_string(bytes.size()), ObjectPath(id, 0),
            std::to_string(options_.pending_ttl_seconds)}));
   return FromRow(r, 0);
@@ -115,7 +119,7 @@ Result<UploadSession> UploadStore::CreateSession(const SessionRequest& request) 
                  "declared_size_bytes, part_size, path, finalize_token_sha256, expires_at) "
                  "VALUES ($1, 'pending', $2, $3, $4, $5, $6, "
                  "now() + make_interval(secs => $7::double precision)) RETURNING ",
-                 kColumns),
+                 Columns()),
           {id, request.content_type, OptionalInt(request.declared_size_bytes),
            OptionalInt(part_size), ObjectPath(id, 0), HexEncode(Sha256(session.finalize_token)),
            std::to_string(options_.pending_ttl_seconds)}));
@@ -143,7 +147,7 @@ Result<UploadRecord> UploadStore::CheckToken(const std::string& upload_id,
   HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
   HOGLAKE_ASSIGN_OR_RETURN(
       pg::PgResult r,
-      conn->ExecPrepared(StrCat("SELECT ", kColumns,
+      conn->ExecPrepared(StrCat("SELECT ", Columns(),
                                 ", finalize_token_sha256 = $2 FROM hog_query_upload "
                                 "WHERE upload_id = $1"),
                          {upload_id, HexEncode(Sha256(finalize_token))}));
@@ -197,7 +201,7 @@ Result<UploadRecord> UploadStore::Finalize(const std::string& upload_id,
       conn->ExecPrepared(
           StrCat("UPDATE hog_query_upload SET status = 'ready', size_bytes = $2, "
                  "finalized_at = now() WHERE upload_id = $1 AND status = 'pending' RETURNING ",
-                 kColumns),
+                 Columns()),
           {upload_id, std::to_string(*size)}));
   if (r.rows() == 0) return Conflict(StrCat("upload '", upload_id, "' is already finalized"));
   return FromRow(r, 0);
@@ -210,7 +214,7 @@ Result<UploadRecord> UploadStore::Claim(const std::string& upload_id) {
       conn->ExecPrepared(StrCat("UPDATE hog_query_upload SET status = 'claimed', "
                                 "claimed_at = now() WHERE upload_id = $1 AND status = 'ready' "
                                 "RETURNING ",
-                                kColumns),
+                                Columns()),
                          {upload_id}));
   if (r.rows() == 1) return FromRow(r, 0);
   HOGLAKE_ASSIGN_OR_RETURN(UploadRecord upload, Get(upload_id));

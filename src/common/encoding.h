@@ -2,6 +2,7 @@
 // padding, and the URL-safe form) and canonical UUID text.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,9 @@ Result<std::string> Base64Decode(std::string_view text);
 // nullopt when the text does not decode.
 std::string Base64UrlEncode(std::string_view bytes);
 std::optional<std::string> Base64UrlDecode(std::string_view text);
+
+// Appends the UTF-8 encoding of one Unicode code point.
+void AppendUtf8(uint32_t code_point, std::string* out);
 
 // Lowercase hex of bytes, and back (HexDecode accepts either case).
 std::string HexEncode(std::string_view bytes);

@@ -15,10 +15,9 @@ namespace hoglake::sql {
 // text_functions.cc
 extern const RowFunction kStartsWith, kLpad, kRpad, kSplitPart, kStringToArrayElement, kReverse,
     kRepeat, kAscii, kChr, kInitcap, kMd5, kTranslate, kLevenshtein;
-// The UTF-8 characters of `s`; a code point's UTF-8; the code point of one
-// character.
+// The UTF-8 characters of `s`; the code point of one character (a code
+// point's UTF-8: AppendUtf8, common/encoding.h).
 std::vector<std::string_view> Utf8Chars(std::string_view s);
-void AppendUtf8(uint32_t code_point, std::string* out);
 uint32_t DecodeUtf8(std::string_view character);
 // Field `index` (1-based; negative from the end) of `s` split at
 // `delimiter` as string_to_array splits; *found false past the ends.

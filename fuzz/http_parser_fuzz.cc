@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "server/http_request_parser.h"
+#include "server/http/http_request_parser.h"
 
 namespace {
 

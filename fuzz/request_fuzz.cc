@@ -16,9 +16,9 @@
 
 #include "catalog/catalog_service.h"
 #include "pg/pg_pool.h"
-#include "server/json_body.h"
-#include "server/metrics.h"
-#include "server/router.h"
+#include "server/http/json_body.h"
+#include "server/observability/metrics.h"
+#include "server/http/router.h"
 #include "server/routes.h"
 
 namespace {

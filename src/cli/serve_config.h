@@ -13,8 +13,8 @@
 #include "catalog/maintenance/maintenance_status.h"
 #include "common/config.h"
 #include "query/query_service.h"
-#include "server/http_server.h"
-#include "server/json_body.h"
+#include "server/http/http_server.h"
+#include "server/http/json_body.h"
 
 namespace hoglake::cli {
 

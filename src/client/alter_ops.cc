@@ -2,7 +2,7 @@
 // inference from an Arrow-layout schema (pyhoglake-writer §2.1, §2.3).
 //
 // Each builder renders its op's members exactly as the server parses them
-// (src/server/alter_wire.cc): add_column {"column", "parent"?} (sent as
+// (src/server/catalog_api/alter_wire.cc): add_column {"column", "parent"?} (sent as
 // add_column_with_metadata when the definition carries a comment at any
 // level), drop_column {"name"}, rename_column {"from","to"}, promote_column
 // {"name","to"}, rename_table {"new_name"}, set_partition_spec {"fields"},

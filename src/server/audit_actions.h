@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "common/audit.h"
-#include "server/http_types.h"
+#include "server/http/http_types.h"
 
 namespace hoglake::server {
 

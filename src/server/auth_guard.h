@@ -16,7 +16,7 @@
 #include <functional>
 #include <string_view>
 
-#include "server/router.h"
+#include "server/http/router.h"
 
 namespace hoglake::query {
 class ApiTokens;

@@ -9,9 +9,9 @@
 #include "catalog/catalog_service.h"
 #include "catalog/maintenance/hydrator.h"
 #include "catalog/maintenance/maintenance_observer.h"
-#include "server/metrics.h"
-#include "server/metrics_sampler.h"
-#include "server/router.h"
+#include "server/observability/metrics.h"
+#include "server/observability/metrics_sampler.h"
+#include "server/http/router.h"
 
 namespace hoglake::query {
 class ApiTokens;

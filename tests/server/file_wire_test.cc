@@ -2,7 +2,7 @@
 // whole, bypassing JsonWriter's key bookkeeping; they must read exactly as
 // the contract spells them (§2.6: field_id, value_count, null_count,
 // nan_count only when known, decoded bounds or explicit null).
-#include "server/file_wire.h"
+#include "server/catalog_api/file_wire.h"
 
 #include <gtest/gtest.h>
 

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "raw_http_client.h"
-#include "server/http_server.h"
+#include "server/http/http_server.h"
 
 namespace hoglake::server {
 namespace {

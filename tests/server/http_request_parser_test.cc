@@ -2,7 +2,7 @@
 // consumption for pipelining, input in any split, and the limits it
 // enforces while parsing (431 head, 413 body, 503 refused reservation)
 // before the bytes past them are buffered.
-#include "server/http_request_parser.h"
+#include "server/http/http_request_parser.h"
 
 #include <gtest/gtest.h>
 

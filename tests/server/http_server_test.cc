@@ -2,7 +2,7 @@
 // segments (never joined, never compressed), with Content-Length,
 // Content-Type and X-Request-Id, on a connection that stays open for the
 // next request.
-#include "server/http_server.h"
+#include "server/http/http_server.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // ErrorResponse (http_types.h): the contract's error bodies, with details
 // that must not reach clients kept out of them and every 503 retryable.
-#include "server/http_types.h"
+#include "server/http/http_types.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // for them: nesting past kMaxJsonDepth, bytes that are not UTF-8, NUL
 // characters anywhere, more values than one request may parse, and parses
 // beyond the server-wide budget, which is returned when a body is released.
-#include "server/json_body.h"
+#include "server/http/json_body.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // same names with the same types, no "hoglake_…" name may be spelled in src/
 // outside the list, and what Metrics renders takes its HELP and TYPE lines
 // from it.
-#include "server/metric_families.h"
+#include "server/observability/metric_families.h"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "server/metrics.h"
+#include "server/observability/metrics.h"
 
 namespace hoglake::server {
 namespace {
@@ -68,7 +68,7 @@ TEST(MetricFamiliesTest, DocumentedInOperationsGuide) {
     if (found == listed.end()) {
       ADD_FAILURE() << name
                     << " is documented in docs/operations.md but the code has no such metric "
-                       "(AllMetricFamilies(), src/server/metric_families.h)";
+                       "(AllMetricFamilies(), src/server/observability/metric_families.h)";
       continue;
     }
     EXPECT_EQ(type, found->second) << name << "'s type in docs/operations.md";

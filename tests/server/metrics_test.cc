@@ -1,6 +1,6 @@
 // Metrics::RenderPrometheus: the commit-lock wait histogram and the queue
 // timeout counter (always present, no per-catalog label, cumulative buckets).
-#include "server/metrics.h"
+#include "server/observability/metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The router answers each route's errors in its API's shape, and unmatched
 // paths in the shape of the longest registered prefix.
-#include "server/router.h"
+#include "server/http/router.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SampleCatalogHealth: one reading of every catalog's health figures, for
-// the metrics sampler (server/metrics_sampler.h) — head and floor, their
+// the metrics sampler (server/observability/metrics_sampler.h) — head and floor, their
 // ages, the removal queue, live data totals, deferred-stats backlog,
 // consumer lag, dropped tables still holding file rows, and each
 // maintenance task's last run. Read-only; a handful of aggregate queries

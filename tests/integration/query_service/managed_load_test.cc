@@ -47,7 +47,8 @@ std::string ParquetRows(int64_t first, int64_t count, bool id_as_text = false) {
 }
 
 // Parquet bytes of one batch of the given columns.
-std::string ParquetOf(std::vector<columnar::Field> fields, std::vector<columnar::ArrayPtr> columns) {
+std::string ParquetOf(std::vector<columnar::Field> fields,
+                      std::vector<columnar::ArrayPtr> columns) {
   auto schema = std::make_shared<columnar::Schema>();
   schema->fields = std::move(fields);
   auto batch = columnar::MakeRecordBatch(schema, std::move(columns));
@@ -314,7 +315,8 @@ TEST(ManagedLoadTest, FailedLoadLeavesTheTableAsItWas) {
     EXPECT_NE(refused.body.find("'id'"), std::string::npos) << refused.body;
   }
   EXPECT_EQ(Count(db, "t"), 3);
-  ApiResponse bad_value = Load(db, "t", R"({"mode":"append","data":"id,name,extra\n1,a,b\nx,b,c\n"})");
+  ApiResponse bad_value =
+      Load(db, "t", R"({"mode":"append","data":"id,name,extra\n1,a,b\nx,b,c\n"})");
   EXPECT_EQ(bad_value.status, 400) << bad_value.body;  // 'x' is no bigint
   EXPECT_EQ(Count(db, "t"), 3);
   EXPECT_EQ(ColumnTypes(db, "t"), "id bigint, name text");  // 'extra' was not added
@@ -333,6 +335,10 @@ TEST(ManagedLoadTest, WideningLoadsEvolveTheTable) {
     return Load(db, "w", "{\"mode\":\"" + mode + "\",\"upload_id\":\"" + UploadFile(bytes) +
                              "\"}");
   };
+  // The first row of SELECT `select` over the table.
+  auto Of = [&](const std::string& select) {
+    return FirstRow(db, "SELECT " + select + " FROM \\\"default\\\".main.w");
+  };
   ASSERT_EQ(load("replace", WidthRows(1, false, false, 12)).status, 200);
   EXPECT_EQ(ColumnTypes(db, "w"), "id integer, score real, amount numeric(12,2)");
 
@@ -343,25 +349,24 @@ TEST(ManagedLoadTest, WideningLoadsEvolveTheTable) {
   EXPECT_EQ(widened.json["row_count"].GetInt64(), 6);
   EXPECT_EQ(ColumnTypes(db, "w"),
             "id bigint, score double precision, amount numeric(12,2), extra text");
-  EXPECT_EQ(FirstRow(db, "SELECT sum(id), sum(score), sum(amount), count(extra) FROM "
-                         "\\\"default\\\".main.w"),
-            "21,3,22.50,3");
+  EXPECT_EQ(Of("sum(id), sum(score), sum(amount), count(extra)"), "21,3,22.50,3");
 
   // Narrower data into the promoted table (lacking 'extra': NULLs); CSV
   // naming a new column.
   ASSERT_EQ(load("append", WidthRows(7, false, false, 12)).status, 200);
-  ApiResponse csv = Load(db, "w", R"({"mode":"append","data":"id,score,amount,note\n10,1.5,2.00,hi\n"})");
+  ApiResponse csv =
+      Load(db, "w", R"({"mode":"append","data":"id,score,amount,note\n10,1.5,2.00,hi\n"})");
   ASSERT_EQ(csv.status, 200) << csv.body;
   EXPECT_EQ(csv.json["row_count"].GetInt64(), 10);
   EXPECT_EQ(ColumnTypes(db, "w"),
             "id bigint, score double precision, amount numeric(12,2), extra text, note text");
-  const std::string before = FirstRow(db, "SELECT count(*), sum(id), count(note) FROM "
-                                          "\\\"default\\\".main.w");
+  const std::string before = Of("count(*), sum(id), count(note)");
   EXPECT_EQ(before, "10,55,1");
 
-  // Refused, naming the column and both types, changing nothing (not even
-  // the new column the same data carries): a narrowing, an incompatible
-  // type, and a wider decimal (the catalog does not promote decimals).
+  // Refused, changing nothing (not even the new column the same data
+  // carries): a value that does not parse, an incompatible type and a wider
+  // decimal (the catalog does not promote decimals), the last two naming the
+  // column and both types.
   ApiResponse bad_text =
       Load(db, "w", R"({"mode":"append","data":"id,score,amount,more\n1,x,2.00,y\n"})");
   EXPECT_EQ(bad_text.status, 400) << bad_text.body;  // 'x' is no double
@@ -389,8 +394,7 @@ TEST(ManagedLoadTest, WideningLoadsEvolveTheTable) {
   EXPECT_NE(wider_decimal.body.find("decimal(14,2)"), std::string::npos) << wider_decimal.body;
   EXPECT_EQ(ColumnTypes(db, "w"),
             "id bigint, score double precision, amount numeric(12,2), extra text, note text");
-  EXPECT_EQ(FirstRow(db, "SELECT count(*), sum(id), count(note) FROM \\\"default\\\".main.w"),
-            before);
+  EXPECT_EQ(Of("count(*), sum(id), count(note)"), before);
 
   // A replace with narrower columns, lacking one, keeps the table's types
   // and reads the missing column as NULL.
@@ -399,9 +403,7 @@ TEST(ManagedLoadTest, WideningLoadsEvolveTheTable) {
   EXPECT_EQ(replaced.json["row_count"].GetInt64(), 3);
   EXPECT_EQ(ColumnTypes(db, "w"),
             "id bigint, score double precision, amount numeric(12,2), extra text, note text");
-  EXPECT_EQ(FirstRow(db, "SELECT count(*), sum(id), count(extra), count(note) FROM "
-                         "\\\"default\\\".main.w"),
-            "3,6,3,0");
+  EXPECT_EQ(Of("count(*), sum(id), count(extra), count(note)"), "3,6,3,0");
 }
 
 TEST(ManagedLoadTest, LoadRefusals) {

@@ -480,7 +480,8 @@ TEST(QueryApiReplicasTest, AnotherReplicaAnswersPollsAndFetchesOfRunsOneExecuted
   ASSERT_TRUE(forged);
   EXPECT_EQ(forged->status, 400) << forged->body;
   httplib::Headers token{{"X-Upload-Finalize-Token", session.json["finalize_token"].GetString()}};
-  auto finalized = to_b.Post("/v1/uploads/" + upload + "/finalize", token, "{}", "application/json");
+  auto finalized =
+      to_b.Post("/v1/uploads/" + upload + "/finalize", token, "{}", "application/json");
   ASSERT_TRUE(finalized);
   EXPECT_EQ(finalized->status, 200) << finalized->body;
   ApiResponse database = CallServer(a.base_url(), "POST", "/v1/databases", "{}");

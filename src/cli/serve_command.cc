@@ -44,6 +44,7 @@
 #include "query/lake_directory.h"
 #include "query/managed_databases.h"
 #include "query/query_service.h"
+#include "query/server_secrets.h"
 #include "query/table_loader.h"
 #include "query/upload_store.h"
 #include "server/http/http_server.h"
@@ -263,6 +264,11 @@ Status Serve(const ServeOptions& options) {
                            OpenObjectStore(results->root() + "/uploads", config.query.s3));
   query::UploadStoreOptions upload_options;
   upload_options.max_single_bytes = config.http.max_body_bytes;
+  upload_options.pending_ttl_seconds = config.upload_ttl_seconds;
+  // Shared by every replica on this database, so any of them accepts a
+  // presigned PUT another minted.
+  HOGLAKE_ASSIGN_OR_RETURN(upload_options.signing_key,
+                           query::SharedSecret(&pool, "upload_signing"));
   query::UploadStore uploads(&pool, std::move(upload_objects), upload_options);
   query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3);
   queries.AddSweep([&uploads] {

@@ -77,6 +77,10 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
       env.Integer("HOGLAKE_QUERY_MEMORY_BYTES", q.memory_budget_bytes, 0, kMaxBytes);
   q.retention_seconds = env.Integer("HOGLAKE_RESULT_RETENTION_SECONDS", q.retention_seconds, 1,
                                     int64_t{3650} * 24 * 3600);
+  q.sweep_interval_ms =
+      env.Integer("HOGLAKE_QUERY_SWEEP_INTERVAL_MS", q.sweep_interval_ms, 100, kMaxIntervalMs);
+  c.upload_ttl_seconds = env.Integer("HOGLAKE_UPLOAD_TTL_SECONDS", c.upload_ttl_seconds, 1,
+                                     int64_t{3650} * 24 * 3600);
   c.query_stale_after_ms =
       env.Integer("HOGLAKE_QUERY_STALE_MS", c.query_stale_after_ms, 300, kMaxTimeoutMs);
   // Three heartbeats fit in the stale limit, so a live run is never taken

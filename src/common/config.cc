@@ -87,6 +87,9 @@ constexpr std::array kVariables = {
     EnvVariable{"HOGLAKE_QUERY_STALE_MS", "15000",
                 "a query run whose server has not reported for this long is taken as interrupted "
                 "and marked failed"},
+    EnvVariable{"HOGLAKE_QUERY_SWEEP_INTERVAL_MS", "60000",
+                "cadence of the query service's sweep: interrupted runs failed, expired results "
+                "and unfinalized uploads removed"},
     EnvVariable{"HOGLAKE_QUERY_TIMEOUT_MS", "3600000",
                 "longest a SQL query may run before its run fails (0 = no limit)"},
     EnvVariable{"HOGLAKE_QUERY_WORKERS", "4", "SQL queries the query service runs at once"},
@@ -103,6 +106,8 @@ constexpr std::array kVariables = {
                 "undrained removal-queue rows above which a retirement run skips"},
     EnvVariable{"HOGLAKE_RETIREMENT_RUN_BUDGET_MS", "60000",
                 "wall clock of one retirement run; no batch starts after it"},
+    EnvVariable{"HOGLAKE_UPLOAD_TTL_SECONDS", "86400",
+                "how long an upload may stay unfinalized before it and its parts are removed"},
     EnvVariable{"HOGLAKE_URL", "http://127.0.0.1:8080", "the server the hoglake CLI talks to"},
 };
 

@@ -290,8 +290,8 @@ void QueryService::Housekeep() {
     } else {
       LogWarn("query runs heartbeat: ", cancelled.error().message);
     }
-    // Interrupted runs and expired results, once a minute.
-    if (Clock::now() - last_sweep >= std::chrono::minutes(1)) {
+    // Interrupted runs and expired results, once a sweep interval.
+    if (Clock::now() - last_sweep >= std::chrono::milliseconds(options_.sweep_interval_ms)) {
       last_sweep = Clock::now();
       if (Result<int64_t> stale = runs_->FailStale(); stale.ok() && *stale > 0) {
         LogInfo("marked ", *stale, " interrupted query run(s) failed");

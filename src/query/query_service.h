@@ -12,7 +12,8 @@
 // executing here have their heartbeat refreshed and cancellations asked on
 // another replica are applied; runs with a stale heartbeat (their server
 // died) are marked failed; results older than `retention_seconds` are
-// deleted with their objects; every AddSweep hook runs once a minute too.
+// deleted with their objects; every AddSweep hook runs then too (once a
+// minute by default, `sweep_interval_ms`).
 //
 // Reads (GetRun, ListRuns, GetResult, OpenResult) work for runs any replica
 // on the same database and store executed.
@@ -47,6 +48,9 @@ struct QueryServiceOptions {
   int threads = 0;                            // engine threads per statement; 0 = all
   int64_t retention_seconds = int64_t{7} * 24 * 3600;
   int64_t heartbeat_ms = 2000;
+  // Cadence of the sweep that fails interrupted runs, expires results and
+  // runs the AddSweep hooks (the first runs at start).
+  int64_t sweep_interval_ms = 60000;
   std::string default_catalog;  // for unqualified names
   std::string default_schema = "public";
   S3Config s3;
@@ -70,7 +74,7 @@ class QueryService {
                QueryServiceOptions options);
   ~QueryService();
 
-  // Adds work to the once-a-minute housekeeping sweep (e.g. expiring
+  // Adds work to the housekeeping sweep (e.g. expiring
   // unfinalized uploads); call before Start.
   void AddSweep(std::function<void()> sweep) { sweeps_.push_back(std::move(sweep)); }
 

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "catalog/model/identifiers.h"
+#include "columnar/builder.h"
 #include "columnar/text/text_import.h"
 #include "common/json_writer.h"
 #include "common/uuid.h"
@@ -10,6 +11,7 @@
 #include "parquet/footer_stats.h"
 #include "parquet/reader.h"
 #include "parquet/writer.h"
+#include "query/load_columns.h"
 #include "storage/object_store.h"
 
 namespace hoglake::query {
@@ -55,6 +57,30 @@ SchemaPtr Lowered(const SchemaPtr& schema) {
   return out;
 }
 
+// What a CSV with the `inferred` header columns is read as into an existing
+// table (`table`, its writer schema): a header column the table has takes
+// the table's type, a new one its inferred type (PlanTableChanges adds it),
+// and table columns the header lacks are read as NULL.
+SchemaPtr CsvTarget(const columnar::Schema& inferred, const columnar::Schema& table) {
+  auto target = std::make_shared<columnar::Schema>();
+  std::vector<bool> named(table.fields.size(), false);
+  for (const columnar::Field& f : inferred.fields) {
+    const int index = table.FieldIndex(LowerIdentifier(f.name));
+    if (index < 0) {
+      target->fields.push_back(f);
+      continue;
+    }
+    named[static_cast<size_t>(index)] = true;
+    columnar::Field typed = table.fields[static_cast<size_t>(index)];
+    typed.name = f.name;
+    target->fields.push_back(std::move(typed));
+  }
+  for (size_t i = 0; i < table.fields.size(); ++i) {
+    if (!named[i]) target->fields.push_back(table.fields[i]);
+  }
+  return target;
+}
+
 // The rows of `source`; `table` is the existing table's writer schema (null
 // when the load creates the table).
 Result<Rows> Decode(const std::shared_ptr<const std::string>& bytes,
@@ -80,16 +106,17 @@ Result<Rows> Decode(const std::shared_ptr<const std::string>& bytes,
   }
   std::istringstream in(*bytes);
   SchemaPtr target = table;
-  if (!target) {
-    if (format == LoadFormat::kJsonLines) {
-      return MakeError(
-          ErrorCode::kBadRequest,
-          "a JSON-lines load needs an existing table (its columns); load Parquet or CSV "
-          "to create one");
-    }
-    HOGLAKE_ASSIGN_OR_RETURN(target, columnar::text::InferCsvSchema(&in));
+  if (!target && format == LoadFormat::kJsonLines) {
+    return MakeError(
+        ErrorCode::kBadRequest,
+        "a JSON-lines load needs an existing table (its columns); load Parquet or CSV "
+        "to create one");
+  }
+  if (format == LoadFormat::kCsv) {
+    HOGLAKE_ASSIGN_OR_RETURN(SchemaPtr inferred, columnar::text::InferCsvSchema(&in));
     in.clear();
     in.seekg(0);
+    target = table ? CsvTarget(*inferred, *table) : inferred;
   }
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<columnar::text::TextBatchReader> reader,
                            columnar::text::TextBatchReader::Open(
@@ -152,44 +179,65 @@ bool SameLayout(const columnar::DataType& a, const columnar::DataType& b) {
          a.byte_width == b.byte_width && a.unit == b.unit;
 }
 
-// The data's batches relabelled to the writer schema; kCommitConflict
-// naming the first column that does not fit.
+// `rows` NULLs of `type`.
+Result<columnar::ArrayPtr> Nulls(const columnar::DataTypePtr& type, int64_t rows) {
+  std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(type);
+  for (int64_t i = 0; i < rows; ++i) builder->AppendNull();
+  return builder->Finish();
+}
+
+// The data's batches in the writer schema's column order, each column
+// widened to the table's type where it is narrower, a nullable table
+// column the data lacks as NULLs (PlanTableChanges has made the table
+// accept every column).
 Result<std::vector<RecordBatch>> Align(const Rows& rows, const catalog::TableInfo& table,
                                        const SchemaPtr& writer) {
-  std::vector<int> source_index;
-  for (size_t i = 0; i < writer->fields.size(); ++i) {
-    const columnar::Field& target = writer->fields[i];
+  std::vector<int> source_index;  // -1: NULLs
+  std::vector<bool> widen;
+  for (const columnar::Field& target : writer->fields) {
     const int index = rows.schema->FieldIndex(target.name);
-    if (index < 0) {
+    if (index < 0 && !target.nullable) {
       return Conflict(StrCat("the data lacks column '", target.name, "' of table '",
                              table.namespace_name, ".", table.name, "'"));
     }
-    const columnar::Field& source = rows.schema->fields[static_cast<size_t>(index)];
-    Result<iceberg::TypeSpec> type = iceberg::ColumnTypeFromArrow(source);
-    if (!type.ok() || !(*type == table.columns[i].type) ||
-        !SameLayout(*source.type, *target.type)) {
-      return Conflict(StrCat("column '", target.name, "' is ", table.columns[i].type.ToString(),
-                             " in the table but ", source.type->ToString(),
-                             " in the data; only the same type can be loaded"));
-    }
     source_index.push_back(index);
-  }
-  for (const columnar::Field& f : rows.schema->fields) {
-    if (writer->FieldIndex(f.name) < 0) {
-      return Conflict(StrCat("column '", f.name, "' is not in table '", table.namespace_name, ".",
-                             table.name, "'"));
-    }
+    widen.push_back(index >= 0 && !SameLayout(*rows.schema->fields[static_cast<size_t>(index)].type,
+                                              *target.type));
   }
   std::vector<RecordBatch> out;
   for (const RecordBatch& batch : rows.batches) {
     RecordBatch aligned;
     aligned.schema = writer;
     aligned.num_rows = batch.num_rows;
-    for (int index : source_index)
-      aligned.columns.push_back(batch.columns[static_cast<size_t>(index)]);
+    for (size_t i = 0; i < source_index.size(); ++i) {
+      if (source_index[i] < 0) {
+        HOGLAKE_ASSIGN_OR_RETURN(columnar::ArrayPtr nulls,
+                                 Nulls(writer->fields[i].type, batch.num_rows));
+        aligned.columns.push_back(std::move(nulls));
+        continue;
+      }
+      const columnar::ArrayPtr& column = batch.columns[static_cast<size_t>(source_index[i])];
+      if (!widen[i]) {
+        aligned.columns.push_back(column);
+        continue;
+      }
+      Result<columnar::ArrayPtr> widened = WidenArray(column, writer->fields[i].type);
+      if (!widened.ok()) {
+        return Conflict(StrCat("column '", writer->fields[i].name, "': ",
+                               widened.error().message));
+      }
+      aligned.columns.push_back(std::move(*widened));
+    }
     out.push_back(std::move(aligned));
   }
   return out;
+}
+
+Status RefusePartitioned(const catalog::TableInfo& table) {
+  if (!table.partition_spec || table.partition_spec->fields.empty()) return Status::Ok();
+  return MakeError(ErrorCode::kBadRequest,
+                   StrCat("table '", table.namespace_name, ".", table.name,
+                          "' is partitioned: loads write unpartitioned tables only"));
 }
 
 std::string ArrowSchemaJson(const columnar::Schema& schema) {
@@ -285,6 +333,16 @@ Result<LoadResult> TableLoader::Load(const LoadRequest& request) {
     catalog::TableInfo table;
     if (existing.ok()) {
       table = std::move(*existing);
+      HOGLAKE_RETURN_IF_ERROR(RefusePartitioned(table));
+      HOGLAKE_ASSIGN_OR_RETURN(std::vector<catalog::AlterOp> ops,
+                               PlanTableChanges(table, *rows.schema));
+      if (!ops.empty()) {  // its own snapshot, before the load's
+        catalog::AlterTableRequest alter;
+        alter.ops = std::move(ops);
+        alter.expected_table_uuid = table.table_uuid;
+        HOGLAKE_ASSIGN_OR_RETURN(table, catalogs.AlterTable(ref, std::move(alter)));
+        HOGLAKE_ASSIGN_OR_RETURN(table_schema, WriterSchemaOf(table));
+      }
     } else {
       Result<catalog::NamespaceInfo> made = catalogs.CreateNamespace(db.catalog, ns);
       if (!made.ok() && made.error().code != ErrorCode::kAlreadyExists) return made.error();
@@ -294,11 +352,6 @@ Result<LoadResult> TableLoader::Load(const LoadRequest& request) {
       HOGLAKE_ASSIGN_OR_RETURN(table, catalogs.CreateTable(db.catalog, ns, std::move(create)));
       created = true;
       HOGLAKE_ASSIGN_OR_RETURN(table_schema, WriterSchemaOf(table));
-    }
-    if (table.partition_spec && !table.partition_spec->fields.empty()) {
-      return MakeError(ErrorCode::kBadRequest, StrCat("table '", ns, ".", name,
-                                                      "' is partitioned: loads write unpartitioned "
-                                                      "tables only"));
     }
     HOGLAKE_ASSIGN_OR_RETURN(std::vector<RecordBatch> aligned, Align(rows, table, table_schema));
 

@@ -9,16 +9,23 @@
 // table; JSON lines needs the table's columns.
 //
 // Identifiers are lower-cased. A missing namespace/table is created from
-// the data's Arrow schema (scalar columns only). An existing table must have
-// exactly the data's columns with the same types (otherwise kCommitConflict
-// naming the column; type widening is not applied yet) and must not be
-// partitioned. The rows are written as one Parquet file with the table's
-// field ids under the catalog's data path, its footer statistics taken with
-// parquet::ExtractColumnStats, and registered in ONE snapshot:
-// ReplaceTableData for replace (zero rows: the table is emptied), a commit
-// for append (zero rows: nothing). A load that fails leaves the table as it
-// was: a table it created is dropped again, its file removed, the upload
-// released for another try.
+// the data's Arrow schema (scalar columns only). An existing table must not
+// be partitioned; its columns meet the data's as load_columns.h says: data
+// narrower than a column is widened while loading, a wider (promotable)
+// column type and a new column (nullable) change the table through the
+// catalog's alter (its own snapshot, just before the load's), a nullable
+// table column the data lacks is loaded as NULL, anything else is
+// kCommitConflict naming the column (and both types). A CSV into an
+// existing table reads the table's columns at their types, infers new ones
+// and reads absent ones as NULL. The rows are written as one Parquet file
+// with the table's field ids under the catalog's data path, its footer
+// statistics taken with parquet::ExtractColumnStats, and registered in ONE
+// snapshot: ReplaceTableData for replace (zero rows: the table is emptied),
+// a commit for append (zero rows: nothing). A load that fails leaves the
+// table as it was: a table it created is dropped again, its file removed,
+// the upload released for another try. (The one exception: when the data
+// commit itself fails after a schema change was applied, the widened or
+// added columns stay; the rows do not change.)
 //
 // The answer names the table, its row count after the load and the Arrow
 // schema of its columns as JSON text ({"fields":[{"name","type","nullable"}]}).

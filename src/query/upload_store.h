@@ -21,8 +21,9 @@
 // Presigned URLs: the PUT carries no Authorization header, so its URL holds
 // an HMAC-SHA-256 signature of (upload id, part) under this store's signing
 // key; VerifySignature checks it (the auth guard exempts a PUT that passes).
-// The key comes from the configuration or is random per process (then only
-// the replica that minted a URL accepts it).
+// `hoglake serve` passes the key every server on the catalog database shares
+// (server_secrets.h), so any replica accepts a URL another minted; without
+// one the key is random per process (only the minting process accepts).
 //
 // Errors: kNotFound naming the id; kBadRequest for a wrong size, a missing
 // part, a bad token or signature (kUnauthorized-like refusals are 400 here
@@ -69,7 +70,7 @@ struct UploadSession {
 struct UploadStoreOptions {
   int64_t max_single_bytes = int64_t{64} << 20;  // a single PUT's body limit
   int64_t pending_ttl_seconds = 24 * 3600;
-  std::string signing_key;  // empty: random per process
+  std::string signing_key;  // empty: random per process (see above)
 };
 
 class UploadStore {

@@ -3,7 +3,9 @@
 // PUT without a token, finalize exactly once), loads from uploads, results
 // and inline CSV in replace and append mode, the error statuses, and a load
 // that fails leaving the table as it was.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <httplib.h>
 #include <rapidjson/document.h>
@@ -44,6 +46,54 @@ std::string ParquetRows(int64_t first, int64_t count, bool id_as_text = false) {
   return bytes;
 }
 
+// Parquet bytes of one batch of the given columns.
+std::string ParquetOf(std::vector<columnar::Field> fields,
+                      std::vector<columnar::ArrayPtr> columns) {
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = std::move(fields);
+  auto batch = columnar::MakeRecordBatch(schema, std::move(columns));
+  EXPECT_TRUE(batch.ok()) << batch.status().ToString();
+  std::string bytes;
+  auto writer = parquet::ParquetWriter::OpenBuffer(&bytes, schema);
+  EXPECT_TRUE(writer.ok());
+  EXPECT_TRUE((*writer)->WriteBatch(*batch).ok());
+  EXPECT_TRUE((*writer)->Close().ok());
+  return bytes;
+}
+
+// Rows (id, score, amount) with ids first…first+2 at the given widths; amount
+// = id + 0.25 as decimal(amount_precision, 2).
+std::string WidthRows(int64_t first, bool wide_id, bool wide_score, int amount_precision,
+                      std::optional<std::string> extra = std::nullopt) {
+  columnar::Int32Builder narrow_ids;
+  columnar::Int64Builder wide_ids;
+  columnar::Float32Builder narrow_scores;
+  columnar::Float64Builder wide_scores;
+  columnar::Decimal128Builder amounts(columnar::Decimal128(amount_precision, 2));
+  columnar::StringBuilder extras;
+  for (int64_t i = first; i < first + 3; ++i) {
+    narrow_ids.Append(static_cast<int32_t>(i));
+    wide_ids.Append(i);
+    narrow_scores.Append(0.5f);
+    wide_scores.Append(0.5);
+    amounts.Append(static_cast<__int128>(i * 100 + 25));
+    if (extra) extras.Append(*extra);
+  }
+  std::vector<columnar::Field> fields = {
+      {"id", wide_id ? columnar::Int64() : columnar::Int32(), true, {}},
+      {"score", wide_score ? columnar::Float64() : columnar::Float32(), true, {}},
+      {"amount", columnar::Decimal128(amount_precision, 2), true, {}}};
+  std::vector<columnar::ArrayPtr> columns = {wide_id ? *wide_ids.Finish() : *narrow_ids.Finish(),
+                                             wide_score ? *wide_scores.Finish()
+                                                        : *narrow_scores.Finish(),
+                                             *amounts.Finish()};
+  if (extra) {
+    fields.push_back({"extra", columnar::Utf8(), true, {}});
+    columns.push_back(*extras.Finish());
+  }
+  return ParquetOf(std::move(fields), std::move(columns));
+}
+
 std::string NewDatabase() {
   ApiResponse created = ServerEnvironment::Call("POST", "/v1/databases", "{}");
   EXPECT_EQ(created.status, 201) << created.body;
@@ -71,6 +121,32 @@ int64_t Count(const std::string& db, const std::string& table) {
 
 // The path and query of an absolute URL this server handed out.
 std::string Local(const std::string& url) { return url.substr(url.find('/', 7)); }
+
+// The data types of `table`'s columns as information_schema lists them,
+// "name type, …" in column order.
+std::string ColumnTypes(const std::string& db, const std::string& table) {
+  ApiResponse r = ServerEnvironment::Call("GET", "/v1/information_schema?connection_id=" + db +
+                                                     "&table=" + table + "&include_columns=true");
+  EXPECT_EQ(r.status, 200) << r.body;
+  std::string out;
+  if (r.status != 200 || r.json["tables"].Empty()) return out;
+  for (const auto& c : r.json["tables"][0]["columns"].GetArray()) {
+    if (!out.empty()) out += ", ";
+    out += std::string(c["name"].GetString()) + " " + c["data_type"].GetString();
+  }
+  return out;
+}
+
+// The first row of `sql` run in database `db`, as JSON text.
+std::string FirstRow(const std::string& db, const std::string& sql) {
+  ApiResponse r = ServerEnvironment::Call(
+      "POST", "/v1/query", "{\"sql\":\"" + sql + "\",\"database_id\":\"" + db + "\"}");
+  EXPECT_EQ(r.status, 200) << r.body;
+  if (r.status != 200) return "";
+  size_t start = r.body.find("\"rows\":[[");
+  return start == std::string::npos ? r.body
+                                    : r.body.substr(start + 9, r.body.find(']', start) - start - 9);
+}
 
 TEST(ManagedLoadTest, FilesLoadReplaceAndAppend) {
   const std::string db = NewDatabase();
@@ -239,9 +315,11 @@ TEST(ManagedLoadTest, FailedLoadLeavesTheTableAsItWas) {
     EXPECT_NE(refused.body.find("'id'"), std::string::npos) << refused.body;
   }
   EXPECT_EQ(Count(db, "t"), 3);
-  ApiResponse extra = Load(db, "t", R"({"mode":"append","data":"id,name,extra\n1,a,b\n"})");
-  EXPECT_EQ(extra.status, 400) << extra.body;  // the CSV header names no table column
+  ApiResponse bad_value =
+      Load(db, "t", R"({"mode":"append","data":"id,name,extra\n1,a,b\nx,b,c\n"})");
+  EXPECT_EQ(bad_value.status, 400) << bad_value.body;  // 'x' is no bigint
   EXPECT_EQ(Count(db, "t"), 3);
+  EXPECT_EQ(ColumnTypes(db, "t"), "id bigint, name text");  // 'extra' was not added
   // A load that cannot create its table leaves no table behind.
   ApiResponse json = Load(db, "fresh", R"({"mode":"replace","data":"{\"a\":1}","format":"json"})");
   EXPECT_EQ(json.status, 400) << json.body;
@@ -249,6 +327,83 @@ TEST(ManagedLoadTest, FailedLoadLeavesTheTableAsItWas) {
       ServerEnvironment::Call("GET", "/v1/information_schema?connection_id=" + db + "&table=fresh");
   ASSERT_EQ(listed.status, 200) << listed.body;
   EXPECT_EQ(listed.json["count"].GetInt64(), 0) << listed.body;
+}
+
+TEST(ManagedLoadTest, WideningLoadsEvolveTheTable) {
+  const std::string db = NewDatabase();
+  auto load = [&](const std::string& mode, const std::string& bytes) {
+    return Load(db, "w", "{\"mode\":\"" + mode + "\",\"upload_id\":\"" + UploadFile(bytes) +
+                             "\"}");
+  };
+  // The first row of SELECT `select` over the table.
+  auto Of = [&](const std::string& select) {
+    return FirstRow(db, "SELECT " + select + " FROM \\\"default\\\".main.w");
+  };
+  ASSERT_EQ(load("replace", WidthRows(1, false, false, 12)).status, 200);
+  EXPECT_EQ(ColumnTypes(db, "w"), "id integer, score real, amount numeric(12,2)");
+
+  // Wider id and score, a narrower amount and a new column: the table is
+  // promoted, the column added, the amounts widened on the way in.
+  ApiResponse widened = load("append", WidthRows(4, true, true, 10, "x"));
+  ASSERT_EQ(widened.status, 200) << widened.body;
+  EXPECT_EQ(widened.json["row_count"].GetInt64(), 6);
+  EXPECT_EQ(ColumnTypes(db, "w"),
+            "id bigint, score double precision, amount numeric(12,2), extra text");
+  EXPECT_EQ(Of("sum(id), sum(score), sum(amount), count(extra)"), "21,3,22.50,3");
+
+  // Narrower data into the promoted table (lacking 'extra': NULLs); CSV
+  // naming a new column.
+  ASSERT_EQ(load("append", WidthRows(7, false, false, 12)).status, 200);
+  ApiResponse csv =
+      Load(db, "w", R"({"mode":"append","data":"id,score,amount,note\n10,1.5,2.00,hi\n"})");
+  ASSERT_EQ(csv.status, 200) << csv.body;
+  EXPECT_EQ(csv.json["row_count"].GetInt64(), 10);
+  EXPECT_EQ(ColumnTypes(db, "w"),
+            "id bigint, score double precision, amount numeric(12,2), extra text, note text");
+  const std::string before = Of("count(*), sum(id), count(note)");
+  EXPECT_EQ(before, "10,55,1");
+
+  // Refused, changing nothing (not even the new column the same data
+  // carries): a value that does not parse, an incompatible type and a wider
+  // decimal (the catalog does not promote decimals), the last two naming the
+  // column and both types.
+  ApiResponse bad_text =
+      Load(db, "w", R"({"mode":"append","data":"id,score,amount,more\n1,x,2.00,y\n"})");
+  EXPECT_EQ(bad_text.status, 400) << bad_text.body;  // 'x' is no double
+  const std::string text_ids = ParquetOf(
+      {{"id", columnar::Utf8(), true, {}}, {"other", columnar::Int64(), true, {}}},
+      {*[] {
+         columnar::StringBuilder b;
+         b.Append("1");
+         return b.Finish();
+       }(),
+       *[] {
+         columnar::Int64Builder b;
+         b.Append(1);
+         return b.Finish();
+       }()});
+  ApiResponse incompatible = load("append", text_ids);
+  EXPECT_EQ(incompatible.status, 409) << incompatible.body;
+  EXPECT_NE(incompatible.body.find("'id'"), std::string::npos) << incompatible.body;
+  EXPECT_NE(incompatible.body.find("long"), std::string::npos) << incompatible.body;
+  EXPECT_NE(incompatible.body.find("string"), std::string::npos) << incompatible.body;
+  ApiResponse wider_decimal = load("replace", WidthRows(1, true, true, 14, "x"));
+  EXPECT_EQ(wider_decimal.status, 409) << wider_decimal.body;
+  EXPECT_NE(wider_decimal.body.find("'amount'"), std::string::npos) << wider_decimal.body;
+  EXPECT_NE(wider_decimal.body.find("decimal(12,2)"), std::string::npos) << wider_decimal.body;
+  EXPECT_NE(wider_decimal.body.find("decimal(14,2)"), std::string::npos) << wider_decimal.body;
+  EXPECT_EQ(ColumnTypes(db, "w"),
+            "id bigint, score double precision, amount numeric(12,2), extra text, note text");
+  EXPECT_EQ(Of("count(*), sum(id), count(note)"), before);
+
+  // A replace with narrower columns, lacking one, keeps the table's types
+  // and reads the missing column as NULL.
+  ApiResponse replaced = load("replace", WidthRows(1, false, false, 10, "y"));
+  ASSERT_EQ(replaced.status, 200) << replaced.body;
+  EXPECT_EQ(replaced.json["row_count"].GetInt64(), 3);
+  EXPECT_EQ(ColumnTypes(db, "w"),
+            "id bigint, score double precision, amount numeric(12,2), extra text, note text");
+  EXPECT_EQ(Of("count(*), sum(id), count(extra), count(note)"), "3,6,3,0");
 }
 
 TEST(ManagedLoadTest, LoadRefusals) {

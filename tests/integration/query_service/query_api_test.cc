@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
@@ -459,8 +460,103 @@ TEST(QueryApiReplicasTest, AnotherReplicaAnswersPollsAndFetchesOfRunsOneExecuted
   ApiResponse listed = CallServer(b.base_url(), "GET", "/v1/query-runs?limit=5");
   ASSERT_EQ(listed.status, 200);
   EXPECT_EQ(std::string(listed.json["query_runs"][0]["id"].GetString()), run_id);
+
+  // A presigned upload minted by one replica is accepted by the other: the
+  // signing key is shared through the database.
+  const std::string bytes = "id,name\n1,a\n2,b\n";
+  ApiResponse session = CallServer(a.base_url(), "POST", "/v1/uploads",
+                                   "{\"content_type\":\"text/csv\",\"declared_size_bytes\":" +
+                                       std::to_string(bytes.size()) + "}");
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string upload = session.json["upload_id"].GetString();
+  const std::string put_url = session.json["url"].GetString();
+  const std::string path = put_url.substr(put_url.find('/', 7));
+  httplib::Client to_b(b.base_url());
+  auto put = to_b.Put(path, bytes, "application/octet-stream");
+  ASSERT_TRUE(put);
+  EXPECT_EQ(put->status, 200) << put->body;
+  auto forged =
+      to_b.Put(path.substr(0, path.find("signature=")) + "signature=00", bytes, "text/plain");
+  ASSERT_TRUE(forged);
+  EXPECT_EQ(forged->status, 400) << forged->body;
+  httplib::Headers token{{"X-Upload-Finalize-Token", session.json["finalize_token"].GetString()}};
+  auto finalized =
+      to_b.Post("/v1/uploads/" + upload + "/finalize", token, "{}", "application/json");
+  ASSERT_TRUE(finalized);
+  EXPECT_EQ(finalized->status, 200) << finalized->body;
+  ApiResponse database = CallServer(a.base_url(), "POST", "/v1/databases", "{}");
+  ASSERT_EQ(database.status, 201) << database.body;
+  ApiResponse loaded = CallServer(
+      a.base_url(), "POST",
+      "/v1/databases/" + std::string(database.json["id"].GetString()) +
+          "/schemas/main/tables/shared/loads",
+      "{\"mode\":\"replace\",\"upload_id\":\"" + upload + "\"}");
+  ASSERT_EQ(loaded.status, 200) << loaded.body;
+  EXPECT_EQ(loaded.json["row_count"].GetInt64(), 2);
   a.Stop();
   b.Stop();
+}
+
+// Every file under `dir` (recursively), as paths relative to it.
+std::vector<std::string> FilesUnder(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    if (entry.is_regular_file()) files.push_back(entry.path().string().substr(dir.size()));
+  }
+  return files;
+}
+
+TEST(QueryApiExpiryTest, ResultsAndUnfinalizedUploadsExpireWithTheirObjects) {
+  const std::string dir = MakeServerDir("hoglake-expiry");
+  const std::string results = dir + "/results";
+  ServerProcess server;
+  ASSERT_NO_FATAL_FAILURE(server.Start(dir, {},
+                                       {{"HOGLAKE_RESULTS_ROOT", "file://" + results},
+                                        {"HOGLAKE_RESULT_RETENTION_SECONDS", "1"},
+                                        {"HOGLAKE_UPLOAD_TTL_SECONDS", "1"},
+                                        {"HOGLAKE_QUERY_SWEEP_INTERVAL_MS", "200"}}));
+  const std::string base = server.base_url();
+  ApiResponse query = CallServer(base, "POST", "/v1/query", Query("SELECT 42 AS answer"));
+  ASSERT_EQ(query.status, 200) << query.body;
+  const std::string result_id = query.json["result_id"].GetString();
+  ASSERT_EQ(CallServer(base, "GET", "/v1/results/" + result_id).status, 200);
+  auto result_files = [&] {
+    std::vector<std::string> out;
+    for (const std::string& f : FilesUnder(results)) {
+      if (f.rfind("/uploads/", 0) != 0) out.push_back(f);
+    }
+    return out;
+  };
+  EXPECT_FALSE(result_files().empty());
+
+  // An upload session with one part stored, never finalized.
+  ApiResponse session = CallServer(base, "POST", "/v1/uploads", R"({"declared_size_bytes":3})");
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string upload = session.json["upload_id"].GetString();
+  const std::string put_url = session.json["url"].GetString();
+  httplib::Client http(base);
+  auto put = http.Put(put_url.substr(put_url.find('/', 7)), "abc", "application/octet-stream");
+  ASSERT_TRUE(put);
+  ASSERT_EQ(put->status, 200) << put->body;
+  auto upload_files = [&] { return FilesUnder(results + "/uploads"); };
+  EXPECT_FALSE(upload_files().empty());
+
+  // The sweep removes both (polled: its cadence is 200 ms, retention 1 s).
+  ApiResponse gone;
+  for (int i = 0; i < 300; ++i) {
+    gone = CallServer(base, "GET", "/v1/results/" + result_id);
+    if (gone.status == 404 && upload_files().empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(gone.status, 404) << gone.body;
+  EXPECT_TRUE(result_files().empty()) << result_files()[0];
+  EXPECT_TRUE(upload_files().empty()) << upload_files()[0];
+  httplib::Headers token{{"X-Upload-Finalize-Token", session.json["finalize_token"].GetString()}};
+  auto finalize = http.Post("/v1/uploads/" + upload + "/finalize", token, "{}", "application/json");
+  ASSERT_TRUE(finalize);
+  EXPECT_EQ(finalize->status, 404) << finalize->body;
+  server.Stop();
 }
 
 // The CLI over the same server: `hoglake sql` in process, `query-runs` and

@@ -257,6 +257,7 @@ Status Serve(const ServeOptions& options) {
   query::ManagedRegistry managed_registry(&pool);
   query::ManagedDatabases managed(&service, &managed_registry, data_root);
   query::LakeDirectory directory(lake_tables.get(), &managed_registry);
+  queries.SetSchemaListing(&directory);
   // Uploads for loads into managed tables: rows beside the runs, bytes under
   // <results root>/uploads; a single PUT carries at most one request body.
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> upload_objects,

@@ -7,7 +7,6 @@
 
 #include "common/encoding.h"
 #include "query/managed_registry.h"
-#include "sql/source/catalog_columns.h"
 
 namespace hoglake::query {
 namespace {
@@ -132,14 +131,7 @@ Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
         table.connection = catalog;
         table.schema = ns;
         table.table = name;
-        if (listing.include_columns) {
-          for (const catalog::ColumnNode& column : info.columns) {
-            Result<sql::SqlType> type = sql::CatalogColumnSqlType(column);
-            table.columns.push_back(
-                ListedColumn{column.name, type.ok() ? sql::PgTypeName(*type) : std::string("text"),
-                             column.nullable});
-          }
-        }
+        if (listing.include_columns) table.columns = sql::ListingColumnsOf(info);
         if (info.partition_spec) {
           for (const catalog::PartitionFieldInfo& f : info.partition_spec->fields) {
             std::string transform = f.transform;
@@ -159,6 +151,36 @@ Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
     }
   }
   return page;
+}
+
+Result<std::vector<sql::ListingSchema>> LakeDirectory::Schemata() {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<Connection> connections, ListConnections());
+  std::sort(connections.begin(), connections.end(),
+            [](const Connection& a, const Connection& b) { return a.id < b.id; });
+  std::vector<sql::ListingSchema> out;
+  for (const Connection& c : connections) {
+    Result<std::vector<std::string>> namespaces = tables_->ListNamespaceNames(c.id);
+    if (!namespaces.ok()) {
+      if (namespaces.error().code == ErrorCode::kNotFound) continue;  // dropped meanwhile
+      return namespaces.error();
+    }
+    std::sort(namespaces->begin(), namespaces->end());
+    for (std::string& ns : *namespaces) out.push_back(sql::ListingSchema{c.id, std::move(ns)});
+  }
+  return out;
+}
+
+Result<std::vector<sql::ListingTable>> LakeDirectory::Tables(bool with_columns) {
+  TableListing listing;
+  listing.include_columns = with_columns;
+  listing.limit = INT64_MAX;
+  HOGLAKE_ASSIGN_OR_RETURN(TablePage page, ListTables(listing));
+  std::vector<sql::ListingTable> out;
+  for (ListedTable& t : page.tables) {
+    out.push_back(sql::ListingTable{std::move(t.connection), std::move(t.schema),
+                                    std::move(t.table), std::move(t.columns)});
+  }
+  return out;
 }
 
 }  // namespace hoglake::query

@@ -11,6 +11,9 @@
 // With a ManagedRegistry, a catalog the query API manages is listed with
 // source_type "managed" and its registry name, and the emptied catalog of a
 // deleted one is not listed at all.
+//
+// It is also the query service's sql::SchemaListing, so SQL's
+// information_schema lists exactly these connections, schemas and tables.
 #pragma once
 
 #include <optional>
@@ -19,6 +22,7 @@
 
 #include "catalog/lake_tables.h"
 #include "common/status.h"
+#include "sql/source/schema_listing.h"
 
 namespace hoglake::query {
 
@@ -42,11 +46,7 @@ struct TableListing {
   std::optional<std::string> cursor;
 };
 
-struct ListedColumn {
-  std::string name;
-  std::string data_type;
-  bool nullable = true;
-};
+using ListedColumn = sql::ListingColumn;
 
 struct ListedSortField {
   std::string column;
@@ -73,7 +73,7 @@ struct TablePage {
 // no escapes).
 bool LikeMatch(std::string_view pattern, std::string_view text);
 
-class LakeDirectory {
+class LakeDirectory : public sql::SchemaListing {
  public:
   // `managed` may be null (every catalog is then a "hoglake" connection).
   explicit LakeDirectory(catalog::LakeTables* tables, ManagedRegistry* managed = nullptr)
@@ -84,6 +84,10 @@ class LakeDirectory {
   Result<Connection> GetConnection(const std::string& id);
   // kNotFound for an unknown connection_id; kBadRequest for a bad cursor.
   Result<TablePage> ListTables(const TableListing& listing);
+
+  // sql::SchemaListing: every connection's schemas; every table (unpaged).
+  Result<std::vector<sql::ListingSchema>> Schemata() override;
+  Result<std::vector<sql::ListingTable>> Tables(bool with_columns) override;
 
  private:
   catalog::LakeTables* tables_;

@@ -12,6 +12,9 @@
 // source_type "managed" and its registry name, and the emptied catalog of a
 // deleted one is not listed at all.
 //
+// With FederatedConnections, each federated source is a connection too
+// (source_type "postgres") whose tables are its stored discovery.
+//
 // It is also the query service's sql::SchemaListing, so SQL's
 // information_schema lists exactly these connections, schemas and tables.
 #pragma once
@@ -30,6 +33,7 @@ inline constexpr std::string_view kLakeSourceType = "hoglake";
 inline constexpr std::string_view kManagedSourceType = "managed";
 
 class ManagedRegistry;
+class FederatedConnections;
 
 struct Connection {
   std::string id;
@@ -75,9 +79,11 @@ bool LikeMatch(std::string_view pattern, std::string_view text);
 
 class LakeDirectory : public sql::SchemaListing {
  public:
-  // `managed` may be null (every catalog is then a "hoglake" connection).
-  explicit LakeDirectory(catalog::LakeTables* tables, ManagedRegistry* managed = nullptr)
-      : tables_(tables), managed_(managed) {}
+  // `managed` may be null (every catalog is then a "hoglake" connection);
+  // `federated` may be null (no federated connections).
+  explicit LakeDirectory(catalog::LakeTables* tables, ManagedRegistry* managed = nullptr,
+                         FederatedConnections* federated = nullptr)
+      : tables_(tables), managed_(managed), federated_(federated) {}
 
   Result<std::vector<Connection>> ListConnections();
   // kNotFound naming the id.
@@ -88,10 +94,16 @@ class LakeDirectory : public sql::SchemaListing {
   // sql::SchemaListing: every connection's schemas; every table (unpaged).
   Result<std::vector<sql::ListingSchema>> Schemata() override;
   Result<std::vector<sql::ListingTable>> Tables(bool with_columns) override;
+  // 0A000 for a federated connection's catalog (its rows cannot be read yet).
+  Status CheckReadable(const std::string& catalog) override;
 
  private:
   catalog::LakeTables* tables_;
+  // One connection's (schema, table) names in order, lake or federated.
+  Result<std::vector<sql::ListingTable>> ConnectionTables(const Connection& connection);
+
   ManagedRegistry* managed_;
+  FederatedConnections* federated_;
 };
 
 }  // namespace hoglake::query

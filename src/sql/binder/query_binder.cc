@@ -1044,6 +1044,14 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
     HOGLAKE_ASSIGN_OR_RETURN(std::optional<catalog::ResolvedTable> found, SearchLake(ref));
     if (found) resolved = std::move(*found);
   }
+  if (!resolved.ok() && resolved.error().code == ErrorCode::kNotFound && !catalog.empty() &&
+      options_.listing != nullptr) {
+    if (Status readable = options_.listing->CheckReadable(catalog); !readable.ok()) {
+      Error error = readable.error();
+      if (!error.detail.sqlstate.empty()) error.message += Position(ref.location);
+      return error;
+    }
+  }
   if (!resolved.ok() && (catalog.empty() || schema.empty())) {
     return SqlError(SqlErrorKind::kUndefinedTable, "relation \"", shown,
                     "\" does not exist (no default ", catalog.empty() ? "catalog" : "schema",

@@ -43,6 +43,10 @@ class SchemaListing {
   virtual ~SchemaListing() = default;
   virtual Result<std::vector<ListingSchema>> Schemata() = 0;
   virtual Result<std::vector<ListingTable>> Tables(bool with_columns) = 0;
+  // Called when a catalog the lake does not know is named in FROM: an error
+  // saying why it cannot be read (a connection the engine cannot read yet),
+  // or OK for the usual "does not exist".
+  virtual Status CheckReadable(const std::string& /*catalog*/) { return Status::Ok(); }
 };
 
 // A lake table's columns as information_schema shows them (a type with no

@@ -4,7 +4,9 @@
 // information_schema; the password is in no response and stored only
 // sealed; a query naming the source fails clearly (sync 400, async failed);
 // refresh sees a new table; a source that cannot be reached is registered
-// with its discovery error; bad requests change nothing; DELETE removes it.
+// with its discovery error; bad requests change nothing; DELETE removes it;
+// without the server's secret key a password is refused, and a sealed
+// password opens only under the key that sealed it.
 #include <libpq-fe.h>
 #include <unistd.h>
 
@@ -254,6 +256,57 @@ TEST_F(FederatedConnectionsTest, RefusedRegistrationsChangeNothing) {
   const std::string lake_catalog = NewCatalog();
   refused(RegisterBody(lake_catalog, source_db_), 409, "already exists");
   EXPECT_EQ(ServerEnvironment::Call("DELETE", "/v1/connections/" + name).status, 204);
+}
+
+// A server of its own on its own database: without a key a password is
+// refused; the secret only opens under the key it was sealed with.
+TEST_F(FederatedConnectionsTest, SecretsNeedTheServersKey) {
+  const std::string db = NextName("fedkeys");
+  ASSERT_NO_FATAL_FAILURE(CreateTestDatabase(db));
+  const std::string dir = MakeServerDir("hoglake-fedkeys");
+  auto start = [&](ServerProcess& server, const std::string& key) {
+    server.Start(dir, {"--database-url", TestDatabaseUrl(db)},
+                 {{"HOGLAKE_SECRET_KEY", key},
+                  {"HOGLAKE_EXPIRY_INTERVAL_MS", "0"},
+                  {"HOGLAKE_HYDRATOR_INTERVAL_MS", "0"}});
+    ASSERT_TRUE(server.running());
+  };
+  const std::string name = NextName("fed_keyed");
+  {
+    ServerProcess keyless;
+    ASSERT_NO_FATAL_FAILURE(start(keyless, ""));
+    ApiResponse refused =
+        CallServer(keyless.base_url(), "POST", "/v1/connections", RegisterBody(name, source_db_));
+    EXPECT_EQ(refused.status, 503) << refused.body;
+    EXPECT_NE(refused.body.find("HOGLAKE_SECRET_KEY"), std::string::npos) << refused.body;
+    EXPECT_EQ(CallServer(keyless.base_url(), "GET", "/v1/connections/" + name).status, 404);
+    keyless.Stop();
+  }
+  {
+    ServerProcess first;
+    ASSERT_NO_FATAL_FAILURE(start(first, "the-first-secret-key"));
+    ApiResponse created =
+        CallServer(first.base_url(), "POST", "/v1/connections", RegisterBody(name, source_db_));
+    ASSERT_EQ(created.status, 201) << created.body;
+    first.Stop();
+  }
+  const std::string refresh = "{\"connection_id\":\"" + name + "\"}";
+  {
+    ServerProcess other;
+    ASSERT_NO_FATAL_FAILURE(start(other, "a-different-secret-key"));
+    ApiResponse r = CallServer(other.base_url(), "POST", "/v1/refresh", refresh);
+    EXPECT_EQ(r.status, 503) << r.body;
+    EXPECT_NE(r.body.find("does not open"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find(kPassword), std::string::npos);
+    other.Stop();
+  }
+  ServerProcess again;
+  ASSERT_NO_FATAL_FAILURE(start(again, "the-first-secret-key"));
+  ApiResponse r = CallServer(again.base_url(), "POST", "/v1/refresh", refresh);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(r.json["connections_refreshed"].GetInt64(), 1);
+  EXPECT_EQ(r.json["tables_discovered"].GetInt64(), 3);
+  again.Stop();
 }
 
 }  // namespace

@@ -75,6 +75,14 @@ Result<std::optional<HttpResponse>> DeleteFederated(query::FederatedConnections*
   return std::optional<HttpResponse>(HttpResponse{204, "", {}, {}, {}});
 }
 
+Status CheckNotFederated(query::FederatedConnections* federated, const std::string& name) {
+  if (!federated) return Status::Ok();
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<query::FederatedConnection> found, federated->Find(name));
+  if (!found) return Status::Ok();
+  return MakeError(ErrorCode::kAlreadyExists,
+                   StrCat("a connection named '", name, "' already exists"));
+}
+
 void RegisterRefresh(Router& router, const ServerContext& context) {
   query::FederatedConnections* federated = context.federated;
   router.Add(

@@ -26,6 +26,9 @@ Result<HttpResponse> CreateFederated(query::FederatedConnections* federated,
 // nullopt when `id` is not a federated connection.
 Result<std::optional<HttpResponse>> DeleteFederated(query::FederatedConnections* federated,
                                                     const std::string& id);
+// kAlreadyExists when `name` is a federated connection (managed connections
+// share their id space: both are catalogs in SQL).
+Status CheckNotFederated(query::FederatedConnections* federated, const std::string& name);
 void RegisterRefresh(Router& router, const ServerContext& context);
 
 }  // namespace hoglake::server

@@ -80,6 +80,7 @@ void RegisterConnectionWrites(Router& router, query::ManagedDatabases* managed,
           return CreateFederated(federated, name, source_type, std::move(config), body);
         }
         if (!managed) return NoManaged();
+        HOGLAKE_RETURN_IF_ERROR(CheckNotFederated(federated, name));
         std::optional<JsonArray> schemas;
         if (config) {
           HOGLAKE_ASSIGN_OR_RETURN(schemas, config->OptionalArray("schemas"));

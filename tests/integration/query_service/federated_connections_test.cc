@@ -255,6 +255,8 @@ TEST_F(FederatedConnectionsTest, RefusedRegistrationsChangeNothing) {
   refused(RegisterBody(name, source_db_), 409, "already exists");
   const std::string lake_catalog = NewCatalog();
   refused(RegisterBody(lake_catalog, source_db_), 409, "already exists");
+  // A managed connection cannot take a federated connection's name either.
+  refused("{\"name\":\"" + name + "\",\"source_type\":\"managed\"}", 409, "already exists");
   EXPECT_EQ(ServerEnvironment::Call("DELETE", "/v1/connections/" + name).status, 204);
 }
 

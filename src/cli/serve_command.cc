@@ -41,6 +41,7 @@
 #include "pg/embedded_postgres.h"
 #include "pg/pg_pool.h"
 #include "query/api_tokens.h"
+#include "query/federated_connections.h"
 #include "query/lake_directory.h"
 #include "query/managed_databases.h"
 #include "query/query_service.h"
@@ -257,7 +258,13 @@ Status Serve(const ServeOptions& options) {
   query::QueryService queries(lake_tables.get(), &runs, results.get(), config.query);
   query::ManagedRegistry managed_registry(&pool);
   query::ManagedDatabases managed(&service, &managed_registry, data_root);
-  query::LakeDirectory directory(lake_tables.get(), &managed_registry);
+  HOGLAKE_ASSIGN_OR_RETURN(
+      std::string secret_key,
+      query::ConnectionSecretKey(config.secret_key,
+                                 tokens.DerivedKey(query::kConnectionSecretsPurpose)));
+  query::FederatedConnections federated(&pool, lake_tables.get(), std::move(secret_key));
+  query::LakeDirectory directory(lake_tables.get(), &managed_registry, &federated);
+  queries.SetSchemaListing(&directory);
   // Uploads for loads into managed tables: rows beside the runs, bytes under
   // <results root>/uploads; a single PUT carries at most one request body.
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> upload_objects,
@@ -281,6 +288,7 @@ Status Serve(const ServeOptions& options) {
   context.query = &queries;
   context.directory = &directory;
   context.managed = &managed;
+  context.federated = &federated;
   context.uploads = &uploads;
   context.loader = &loader;
   context.tokens = &tokens;

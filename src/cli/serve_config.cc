@@ -89,6 +89,7 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
   c.results_root = env.Text("HOGLAKE_RESULTS_ROOT");
   c.api_tokens = env.Text("HOGLAKE_API_TOKENS");
   c.api_token_file = env.Text("HOGLAKE_API_TOKEN_FILE");
+  c.secret_key = env.Text("HOGLAKE_SECRET_KEY");
 
   c.data_root = env.Text("HOGLAKE_DATA_ROOT");
   c.allowed_data_paths = env.Text("HOGLAKE_ALLOWED_DATA_PATHS");

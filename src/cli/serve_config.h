@@ -43,6 +43,7 @@ struct ServeConfig {
   std::string results_root;
   std::string api_tokens;      // HOGLAKE_API_TOKENS as given
   std::string api_token_file;  // HOGLAKE_API_TOKEN_FILE
+  std::string secret_key;      // HOGLAKE_SECRET_KEY
   int64_t query_stale_after_ms = 15000;
   // An upload session not finalized within this long is removed.
   int64_t upload_ttl_seconds = 24 * 3600;

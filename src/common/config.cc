@@ -106,6 +106,10 @@ constexpr std::array kVariables = {
                 "undrained removal-queue rows above which a retirement run skips"},
     EnvVariable{"HOGLAKE_RETIREMENT_RUN_BUDGET_MS", "60000",
                 "wall clock of one retirement run; no batch starts after it"},
+    EnvVariable{"HOGLAKE_SECRET_KEY", "(none)",
+                "a passphrase (at least 16 characters) whose SHA-256 seals federated connections' "
+                "passwords (AES-256-GCM); unset, a key derived from the API tokens; with neither, "
+                "connections with a password are refused"},
     EnvVariable{"HOGLAKE_UPLOAD_TTL_SECONDS", "86400",
                 "how long an upload may stay unfinalized before it and its parts are removed"},
     EnvVariable{"HOGLAKE_URL", "http://127.0.0.1:8080", "the server the hoglake CLI talks to"},

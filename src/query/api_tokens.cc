@@ -109,12 +109,18 @@ Result<ApiTokens> ApiTokens::Load(std::string_view listed, const std::string& fi
   }
   ApiTokens result;
   for (const std::string& t : tokens) result.digests_.push_back(Sha256(t));
-  std::vector<std::string> sorted = result.digests_;
-  std::sort(sorted.begin(), sorted.end());
-  std::string material = "hoglake access tokens v1";
-  for (const std::string& d : sorted) material += d;
-  result.key_ = result.digests_.empty() ? SecureRandomBytes(32) : Sha256(material);
+  result.key_ = result.digests_.empty() ? SecureRandomBytes(32)
+                                        : result.DerivedKey("hoglake access tokens v1");
   return result;
+}
+
+std::string ApiTokens::DerivedKey(std::string_view purpose) const {
+  if (digests_.empty()) return "";
+  std::vector<std::string> sorted = digests_;
+  std::sort(sorted.begin(), sorted.end());
+  std::string material(purpose);
+  for (const std::string& d : sorted) material += d;
+  return Sha256(material);
 }
 
 bool ApiTokens::IsToken(std::string_view token) const {

@@ -51,6 +51,9 @@ class ApiTokens {
     std::string refusal;
   };
   Result<Exchanged> Exchange(std::string_view form_body, int64_t now_seconds) const;
+  // A 32-byte key for `purpose` derived from the configured tokens (the
+  // same on every replica with the same tokens); empty without tokens.
+  std::string DerivedKey(std::string_view purpose) const;
 
  private:
   bool IsToken(std::string_view token) const;

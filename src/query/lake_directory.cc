@@ -6,8 +6,9 @@
 #include <utility>
 
 #include "common/encoding.h"
+#include "query/federated_connections.h"
 #include "query/managed_registry.h"
-#include "sql/source/catalog_columns.h"
+#include "sql/sql_error.h"
 
 namespace hoglake::query {
 namespace {
@@ -74,6 +75,12 @@ Result<std::vector<Connection>> LakeDirectory::ListConnections() {
       connections.push_back(Connection{name, it->second.name, std::string(kManagedSourceType)});
     }
   }
+  if (federated_) {
+    HOGLAKE_ASSIGN_OR_RETURN(std::vector<FederatedConnection> rows, federated_->List());
+    for (FederatedConnection& row : rows) {
+      connections.push_back(Connection{row.id, row.id, row.source_type});
+    }
+  }
   return connections;
 }
 
@@ -90,37 +97,67 @@ Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
   if (listing.cursor) {
     HOGLAKE_ASSIGN_OR_RETURN(after, DecodeCursor(*listing.cursor));
   }
-  std::vector<std::string> catalogs;
+  std::vector<Connection> connections;
   if (listing.connection_id) {
     HOGLAKE_ASSIGN_OR_RETURN(Connection c, GetConnection(*listing.connection_id));
-    catalogs.push_back(c.id);
+    connections.push_back(std::move(c));
   } else {
-    HOGLAKE_ASSIGN_OR_RETURN(std::vector<Connection> all, ListConnections());
-    for (Connection& c : all) catalogs.push_back(std::move(c.id));
+    HOGLAKE_ASSIGN_OR_RETURN(connections, ListConnections());
   }
-  std::sort(catalogs.begin(), catalogs.end());
+  std::sort(connections.begin(), connections.end(),
+            [](const Connection& a, const Connection& b) { return a.id < b.id; });
   TablePage page;
-  for (const std::string& catalog : catalogs) {
+  // Whether (catalog, ns, name) is listed; sets next_cursor and answers
+  // false once the page is full.
+  bool full = false;
+  auto wanted = [&](const std::string& catalog, const std::string& ns, const std::string& name) {
+    if (listing.table_pattern && !LikeMatch(*listing.table_pattern, name)) return false;
+    if (after && !(*after < Position{catalog, ns, name})) return false;
+    if (static_cast<int64_t>(page.tables.size()) == listing.limit) {
+      const ListedTable& last = page.tables.back();
+      page.next_cursor = EncodeCursor(Position{last.connection, last.schema, last.table});
+      full = true;
+      return false;
+    }
+    return true;
+  };
+  auto schema_wanted = [&](const std::string& catalog, const std::string& ns) {
+    if (listing.schema_pattern && !LikeMatch(*listing.schema_pattern, ns)) return false;
+    return !after ||
+           std::make_pair(catalog, ns) >= std::make_pair(std::get<0>(*after), std::get<1>(*after));
+  };
+  for (const Connection& connection : connections) {
+    const std::string& catalog = connection.id;
     if (after && catalog < std::get<0>(*after)) continue;
+    if (connection.source_type == kPostgresSourceType) {
+      HOGLAKE_ASSIGN_OR_RETURN(std::vector<sql::ListingTable> tables,
+                               federated_->Tables(catalog, listing.include_columns));
+      for (sql::ListingTable& t : tables) {
+        if (!schema_wanted(catalog, t.schema) || !wanted(catalog, t.schema, t.table)) {
+          if (full) return page;
+          continue;
+        }
+        ListedTable table;
+        table.connection = catalog;
+        table.schema = std::move(t.schema);
+        table.table = std::move(t.table);
+        table.columns = std::move(t.columns);
+        page.tables.push_back(std::move(table));
+      }
+      continue;
+    }
     HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> namespaces,
                              tables_->ListNamespaceNames(catalog));
     std::sort(namespaces.begin(), namespaces.end());
     for (const std::string& ns : namespaces) {
-      if (listing.schema_pattern && !LikeMatch(*listing.schema_pattern, ns)) continue;
-      if (after &&
-          std::make_pair(catalog, ns) < std::make_pair(std::get<0>(*after), std::get<1>(*after))) {
-        continue;
-      }
+      if (!schema_wanted(catalog, ns)) continue;
       HOGLAKE_ASSIGN_OR_RETURN(std::vector<std::string> names,
                                tables_->ListTableNames(catalog, ns));
       std::sort(names.begin(), names.end());
       for (const std::string& name : names) {
-        if (listing.table_pattern && !LikeMatch(*listing.table_pattern, name)) continue;
-        if (after && !(*after < Position{catalog, ns, name})) continue;
-        if (static_cast<int64_t>(page.tables.size()) == listing.limit) {
-          const ListedTable& last = page.tables.back();
-          page.next_cursor = EncodeCursor(Position{last.connection, last.schema, last.table});
-          return page;
+        if (!wanted(catalog, ns, name)) {
+          if (full) return page;
+          continue;
         }
         Result<catalog::ResolvedTable> resolved = tables_->Resolve(catalog, ns, name, {});
         if (!resolved.ok()) {
@@ -132,14 +169,7 @@ Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
         table.connection = catalog;
         table.schema = ns;
         table.table = name;
-        if (listing.include_columns) {
-          for (const catalog::ColumnNode& column : info.columns) {
-            Result<sql::SqlType> type = sql::CatalogColumnSqlType(column);
-            table.columns.push_back(
-                ListedColumn{column.name, type.ok() ? sql::PgTypeName(*type) : std::string("text"),
-                             column.nullable});
-          }
-        }
+        if (listing.include_columns) table.columns = sql::ListingColumnsOf(info);
         if (info.partition_spec) {
           for (const catalog::PartitionFieldInfo& f : info.partition_spec->fields) {
             std::string transform = f.transform;
@@ -159,6 +189,56 @@ Result<TablePage> LakeDirectory::ListTables(const TableListing& listing) {
     }
   }
   return page;
+}
+
+Result<std::vector<sql::ListingSchema>> LakeDirectory::Schemata() {
+  HOGLAKE_ASSIGN_OR_RETURN(std::vector<Connection> connections, ListConnections());
+  std::sort(connections.begin(), connections.end(),
+            [](const Connection& a, const Connection& b) { return a.id < b.id; });
+  std::vector<sql::ListingSchema> out;
+  for (const Connection& c : connections) {
+    if (c.source_type == kPostgresSourceType) {
+      HOGLAKE_ASSIGN_OR_RETURN(std::vector<sql::ListingTable> tables,
+                               federated_->Tables(c.id, false));
+      for (const sql::ListingTable& t : tables) {
+        if (out.empty() || out.back().catalog != c.id || out.back().schema != t.schema) {
+          out.push_back(sql::ListingSchema{c.id, t.schema});
+        }
+      }
+      continue;
+    }
+    Result<std::vector<std::string>> namespaces = tables_->ListNamespaceNames(c.id);
+    if (!namespaces.ok()) {
+      if (namespaces.error().code == ErrorCode::kNotFound) continue;  // dropped meanwhile
+      return namespaces.error();
+    }
+    std::sort(namespaces->begin(), namespaces->end());
+    for (std::string& ns : *namespaces) out.push_back(sql::ListingSchema{c.id, std::move(ns)});
+  }
+  return out;
+}
+
+Result<std::vector<sql::ListingTable>> LakeDirectory::Tables(bool with_columns) {
+  TableListing listing;
+  listing.include_columns = with_columns;
+  listing.limit = INT64_MAX;
+  HOGLAKE_ASSIGN_OR_RETURN(TablePage page, ListTables(listing));
+  std::vector<sql::ListingTable> out;
+  for (ListedTable& t : page.tables) {
+    out.push_back(sql::ListingTable{std::move(t.connection), std::move(t.schema),
+                                    std::move(t.table), std::move(t.columns)});
+  }
+  return out;
+}
+
+Status LakeDirectory::CheckReadable(const std::string& catalog) {
+  if (!federated_) return Status::Ok();
+  HOGLAKE_ASSIGN_OR_RETURN(std::optional<FederatedConnection> found, federated_->Find(catalog));
+  if (!found) return Status::Ok();
+  return sql::SqlError(sql::SqlErrorKind::kFeatureNotSupported,
+                       "querying federated PostgreSQL connections is not yet supported "
+                       "(\"", catalog, "\" is a ", found->source_type,
+                       " connection; its tables are listed in information_schema)");
 }
 
 }  // namespace hoglake::query

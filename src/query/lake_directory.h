@@ -11,6 +11,12 @@
 // With a ManagedRegistry, a catalog the query API manages is listed with
 // source_type "managed" and its registry name, and the emptied catalog of a
 // deleted one is not listed at all.
+//
+// With FederatedConnections, each federated source is a connection too
+// (source_type "postgres") whose tables are its stored discovery.
+//
+// It is also the query service's sql::SchemaListing, so SQL's
+// information_schema lists exactly these connections, schemas and tables.
 #pragma once
 
 #include <optional>
@@ -19,6 +25,7 @@
 
 #include "catalog/lake_tables.h"
 #include "common/status.h"
+#include "sql/source/schema_listing.h"
 
 namespace hoglake::query {
 
@@ -26,6 +33,7 @@ inline constexpr std::string_view kLakeSourceType = "hoglake";
 inline constexpr std::string_view kManagedSourceType = "managed";
 
 class ManagedRegistry;
+class FederatedConnections;
 
 struct Connection {
   std::string id;
@@ -42,11 +50,7 @@ struct TableListing {
   std::optional<std::string> cursor;
 };
 
-struct ListedColumn {
-  std::string name;
-  std::string data_type;
-  bool nullable = true;
-};
+using ListedColumn = sql::ListingColumn;
 
 struct ListedSortField {
   std::string column;
@@ -73,11 +77,13 @@ struct TablePage {
 // no escapes).
 bool LikeMatch(std::string_view pattern, std::string_view text);
 
-class LakeDirectory {
+class LakeDirectory : public sql::SchemaListing {
  public:
-  // `managed` may be null (every catalog is then a "hoglake" connection).
-  explicit LakeDirectory(catalog::LakeTables* tables, ManagedRegistry* managed = nullptr)
-      : tables_(tables), managed_(managed) {}
+  // `managed` may be null (every catalog is then a "hoglake" connection);
+  // `federated` may be null (no federated connections).
+  explicit LakeDirectory(catalog::LakeTables* tables, ManagedRegistry* managed = nullptr,
+                         FederatedConnections* federated = nullptr)
+      : tables_(tables), managed_(managed), federated_(federated) {}
 
   Result<std::vector<Connection>> ListConnections();
   // kNotFound naming the id.
@@ -85,9 +91,19 @@ class LakeDirectory {
   // kNotFound for an unknown connection_id; kBadRequest for a bad cursor.
   Result<TablePage> ListTables(const TableListing& listing);
 
+  // sql::SchemaListing: every connection's schemas; every table (unpaged).
+  Result<std::vector<sql::ListingSchema>> Schemata() override;
+  Result<std::vector<sql::ListingTable>> Tables(bool with_columns) override;
+  // 0A000 for a federated connection's catalog (its rows cannot be read yet).
+  Status CheckReadable(const std::string& catalog) override;
+
  private:
   catalog::LakeTables* tables_;
+  // One connection's (schema, table) names in order, lake or federated.
+  Result<std::vector<sql::ListingTable>> ConnectionTables(const Connection& connection);
+
   ManagedRegistry* managed_;
+  FederatedConnections* federated_;
 };
 
 }  // namespace hoglake::query

@@ -201,6 +201,7 @@ void QueryService::Execute(const std::shared_ptr<Active>& active) {
   }
   sql::SessionOptions session_options;
   session_options.tables = tables_;
+  session_options.listing = listing_;
   session_options.default_catalog = run.default_catalog;
   session_options.default_schema = run.default_schema;
   session_options.catalog_aliases = active->catalog_aliases;

@@ -36,6 +36,7 @@
 
 namespace hoglake::sql {
 class Session;
+class SchemaListing;
 }  // namespace hoglake::sql
 
 namespace hoglake::query {
@@ -77,6 +78,9 @@ class QueryService {
   // Adds work to the housekeeping sweep (e.g. expiring
   // unfinalized uploads); call before Start.
   void AddSweep(std::function<void()> sweep) { sweeps_.push_back(std::move(sweep)); }
+  // What information_schema lists in statements (it must outlive the
+  // service); unset, the lake's catalogs. Call before Start.
+  void SetSchemaListing(sql::SchemaListing* listing) { listing_ = listing; }
 
   void Start();
   void Stop();
@@ -118,6 +122,7 @@ class QueryService {
   void Housekeep();
 
   catalog::LakeTables* tables_;
+  sql::SchemaListing* listing_ = nullptr;
   RunStore* runs_;
   ResultStore* results_;
   const QueryServiceOptions options_;

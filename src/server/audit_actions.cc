@@ -67,6 +67,7 @@ const std::map<RouteKey, std::string_view, std::less<>>& Table() {
       // Managed databases of the query API.
       {{"POST", "/v1/connections"}, "connection_create"},
       {{"DELETE", "/v1/connections/{connection_id}"}, "connection_drop"},
+      {{"POST", "/v1/refresh"}, "connection_refresh"},
       {{"POST", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}/loads"},
        "table_load"},
       {{"DELETE", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}"}, "table_drop"},

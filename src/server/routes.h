@@ -16,6 +16,7 @@
 namespace hoglake::query {
 class ApiTokens;
 class LakeDirectory;
+class FederatedConnections;
 class ManagedDatabases;
 class TableLoader;
 class UploadStore;
@@ -48,6 +49,8 @@ struct ServerContext {
   query::LakeDirectory* directory = nullptr;
   // Managed databases (routes_managed.h); null answers 503.
   query::ManagedDatabases* managed = nullptr;
+  // Federated connections (routes_federated.h); null answers 503.
+  query::FederatedConnections* federated = nullptr;
   // Uploads (routes_query_uploads.h) and loads into managed tables; null
   // answers 503.
   query::UploadStore* uploads = nullptr;

@@ -144,8 +144,15 @@ Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) 
     stats.bytes_scanned += ctx.bytes_scanned.load();
   };
 
+  std::unique_ptr<SchemaListing> lake_listing;
+  SchemaListing* listing = options_.listing;
+  if (listing == nullptr && options_.tables != nullptr) {
+    lake_listing = SchemaListingOver(options_.tables);
+    listing = lake_listing.get();
+  }
   BinderOptions binder_options;
   binder_options.tables = options_.tables;
+  binder_options.listing = listing;
   binder_options.default_catalog = options_.default_catalog;
   binder_options.default_schema = options_.default_schema;
   binder_options.catalog_aliases = options_.catalog_aliases;

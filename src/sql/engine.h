@@ -9,11 +9,13 @@
 //   auto result = session.Execute("SELECT count(*) FROM orders");
 //
 // Names: catalog.schema.table; shorter names use the session's default
-// catalog and schema. Reads see one snapshot per table (the head when the
-// statement starts, or options.at). Only queries run: any other statement
-// fails with 42809 naming it. EXPLAIN returns the optimized plan as text in
-// a one-column result; EXPLAIN ANALYZE runs the query and reports each
-// operator's rows and time (scans: files, row groups and bytes read).
+// catalog and schema; information_schema.{schemata,tables,columns} list
+// options.listing (sql/source/information_schema.h). Reads see one snapshot
+// per table (the head when the statement starts, or options.at). Only
+// queries run: any other statement fails with 42809 naming it. EXPLAIN
+// returns the optimized plan as text in a one-column result; EXPLAIN
+// ANALYZE runs the query and reports each operator's rows and time (scans:
+// files, row groups and bytes read).
 //
 // Errors carry an SQLSTATE (sql_error.h). Execute may be called from any
 // thread; a Session runs one statement at a time. Cancel() from another
@@ -30,6 +32,7 @@
 #include "catalog/lake_tables.h"
 #include "columnar/array.h"
 #include "common/status.h"
+#include "sql/source/schema_listing.h"
 #include "sql/types/sql_type.h"
 #include "storage/s3_config.h"
 
@@ -50,6 +53,9 @@ struct SessionOptions {
   // anywhere in the lake (BinderOptions::search_lake).
   bool search_lake = false;
   catalog::SnapshotSelector at;  // empty: each statement reads the head
+  // What information_schema lists (must outlive the session); null: the
+  // catalogs of `tables`.
+  SchemaListing* listing = nullptr;
   int threads = 0;               // decoding threads; 0 = the machine's
   // Bytes a statement's pipeline breakers (hash tables, sort and join
   // inputs) may hold; past it the statement fails with 53200.

@@ -127,7 +127,10 @@ void ServerEnvironment::SetUp() {
       g_data_dir, {},
       // The hydrator loop is on (its cadence is reported) but never
       // ticks during the run: hydrator tests count their own claims.
-      {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"}, {"HOGLAKE_HYDRATOR_INTERVAL_MS", "86400000"}});
+      // The secret key seals federated connections' passwords.
+      {{"HOGLAKE_EXPIRY_INTERVAL_MS", "0"},
+       {"HOGLAKE_HYDRATOR_INTERVAL_MS", "86400000"},
+       {"HOGLAKE_SECRET_KEY", "integration-test-secret-key"}});
 }
 
 void ServerEnvironment::TearDown() {

@@ -1,9 +1,10 @@
 // The query service's vocabularies against their other spellings: the
 // status CHECK constraints of migrations V19 and V20 (and V20's managed
-// kinds), the wire names the Hotdata
+// kinds, V22's federated source types and discovery outcomes), the wire names the Hotdata
 // clients accept, the formats' content types, and identifier shapes.
 #include "query/query_vocabulary.h"
 
+#include "query/federated_connections.h"
 #include "query/managed_registry.h"
 
 #include <gtest/gtest.h>
@@ -70,6 +71,15 @@ TEST(QueryVocabularyTest, UploadStatesAndManagedKindsMatchTheStoredChecks) {
   EXPECT_EQ((std::set<std::string>{std::string(ManagedKindName(ManagedKind::kConnection)),
                                    std::string(ManagedKindName(ManagedKind::kDatabase))}),
             CheckedNames(v20, "hog_managed_database", "kind"));
+}
+
+TEST(QueryVocabularyTest, FederatedSourceTypesAndDiscoveryOutcomesMatchTheStoredChecks) {
+  const std::string v22 = ReadMigration("V22__federated_connections.sql");
+  EXPECT_EQ((std::set<std::string>{std::string(kPostgresSourceType)}),
+            CheckedNames(v22, "hog_federated_connection", "source_type"));
+  EXPECT_EQ(
+      (std::set<std::string>{std::string(kDiscoverySucceeded), std::string(kDiscoveryFailed)}),
+      CheckedNames(v22, "hog_federated_connection", "discovery_status"));
 }
 
 TEST(QueryVocabularyTest, WireStatusesAreTheOnesHotdataClientsAccept) {

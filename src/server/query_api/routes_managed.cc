@@ -7,6 +7,7 @@
 #include "query/table_loader.h"
 #include "server/http/json_body.h"
 #include "server/http/request_params.h"
+#include "server/query_api/routes_federated.h"
 #include "server/query_api/routes_query.h"
 
 namespace hoglake::server {
@@ -61,11 +62,11 @@ HttpResponse DatabaseDetail(int status, const query::ManagedDatabase& db) {
 
 HttpResponse NoContent() { return HttpResponse{204, "", {}, {}, {}}; }
 
-void RegisterConnectionWrites(Router& router, query::ManagedDatabases* managed) {
+void RegisterConnectionWrites(Router& router, query::ManagedDatabases* managed,
+                              query::FederatedConnections* federated) {
   router.Add(
       "POST", "/v1/connections",
-      [managed](HttpRequest& req) -> Result<HttpResponse> {
-        if (!managed) return NoManaged();
+      [managed, federated](HttpRequest& req) -> Result<HttpResponse> {
         HOGLAKE_ASSIGN_OR_RETURN(JsonObject body, JsonBody::Parse(req));
         HOGLAKE_ASSIGN_OR_RETURN(std::string name, body.RequiredString("name"));
         HOGLAKE_ASSIGN_OR_RETURN(std::string source_type, body.RequiredString("source_type"));
@@ -74,13 +75,12 @@ void RegisterConnectionWrites(Router& router, query::ManagedDatabases* managed) 
                            "hoglake catalogs are created through the catalog API "
                            "(POST /v1/catalogs), not as connections");
         }
-        if (source_type != "managed") {
-          return MakeError(ErrorCode::kNotImplemented,
-                           StrCat("source_type '", source_type,
-                                  "' is not supported yet: this server creates \"managed\" "
-                                  "connections (federated sources come later)"));
-        }
         HOGLAKE_ASSIGN_OR_RETURN(std::optional<JsonObject> config, body.OptionalObject("config"));
+        if (source_type != "managed") {
+          return CreateFederated(federated, name, source_type, std::move(config), body);
+        }
+        if (!managed) return NoManaged();
+        HOGLAKE_RETURN_IF_ERROR(CheckNotFederated(federated, name));
         std::optional<JsonArray> schemas;
         if (config) {
           HOGLAKE_ASSIGN_OR_RETURN(schemas, config->OptionalArray("schemas"));
@@ -103,9 +103,12 @@ void RegisterConnectionWrites(Router& router, query::ManagedDatabases* managed) 
       kHotdata);
   router.Add(
       "DELETE", "/v1/connections/{connection_id}",
-      [managed](HttpRequest& req) -> Result<HttpResponse> {
-        if (!managed) return NoManaged();
+      [managed, federated](HttpRequest& req) -> Result<HttpResponse> {
         const std::string& id = req.Param("connection_id");
+        HOGLAKE_ASSIGN_OR_RETURN(std::optional<HttpResponse> deleted,
+                                 DeleteFederated(federated, id));
+        if (deleted) return std::move(*deleted);
+        if (!managed) return NoManaged();
         HOGLAKE_RETURN_IF_ERROR(managed->Managed(id).status());
         HOGLAKE_RETURN_IF_ERROR(managed->Delete(id, std::nullopt));
         return NoContent();
@@ -268,7 +271,8 @@ Handler LoadHandler(query::TableLoader* loader, std::string id_param) {
 
 void RegisterManagedRoutes(Router& router, const ServerContext& context) {
   router.SetPrefixStyle("/v1/databases", kHotdata);
-  RegisterConnectionWrites(router, context.managed);
+  RegisterConnectionWrites(router, context.managed, context.federated);
+  RegisterRefresh(router, context);
   RegisterDatabases(router, context.managed);
   router.Add("POST", "/v1/connections/{connection_id}/schemas/{schema}/tables/{table}/loads",
              LoadHandler(context.loader, "connection_id"), kHotdata);

@@ -1,6 +1,7 @@
 // The Hotdata API's managed databases (hotdata-api.md §2.6, §2.9, §2.10):
-//   POST   /v1/connections                  source_type "managed" only
-//   DELETE /v1/connections/{connection_id}
+//   POST   /v1/connections                  source_type "managed" (others:
+//          routes_federated.h)
+//   DELETE /v1/connections/{connection_id}  (a federated one: routes_federated.h)
 //   DELETE /v1/connections/{connection_id}/schemas/{schema}/tables/{table}
 //   GET    /v1/databases, POST /v1/databases
 //   GET    /v1/databases/{database_id}, DELETE /v1/databases/{database_id}

@@ -565,7 +565,7 @@ HttpResponse HotdataError(int status, std::string_view code, std::string_view me
 
 void RegisterQueryRoutes(Router& router, const ServerContext& context) {
   for (std::string prefix :
-       {"/v1/connections", "/v1/information_schema", "/v1/query", "/v1/results"}) {
+       {"/v1/connections", "/v1/information_schema", "/v1/query", "/v1/refresh", "/v1/results"}) {
     router.SetPrefixStyle(prefix, kHotdata);
   }
   for (std::string prefix : {"/v1/auth"}) {

@@ -9,6 +9,7 @@
 #include "sql/function/scalar_function.h"
 #include "sql/optimizer/join_planner.h"
 #include "sql/source/catalog_columns.h"
+#include "sql/source/information_schema.h"
 #include "sql/sql_error.h"
 
 namespace hoglake::sql {
@@ -1019,6 +1020,10 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
       return out;
     }
   }
+  if ((ref.schema.empty() ? options_.default_schema : ref.schema) == kInformationSchema &&
+      options_.listing != nullptr) {
+    return BindInformationSchema(ref);
+  }
   if (options_.tables == nullptr) {
     return SqlError(SqlErrorKind::kUndefinedTable, "relation \"", ref.name, "\" does not exist",
                     Position(ref.location));
@@ -1038,6 +1043,14 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
       ref.catalog.empty()) {
     HOGLAKE_ASSIGN_OR_RETURN(std::optional<catalog::ResolvedTable> found, SearchLake(ref));
     if (found) resolved = std::move(*found);
+  }
+  if (!resolved.ok() && resolved.error().code == ErrorCode::kNotFound && !catalog.empty() &&
+      options_.listing != nullptr) {
+    if (Status readable = options_.listing->CheckReadable(catalog); !readable.ok()) {
+      Error error = readable.error();
+      if (!error.detail.sqlstate.empty()) error.message += Position(ref.location);
+      return error;
+    }
   }
   if (!resolved.ok() && (catalog.empty() || schema.empty())) {
     return SqlError(SqlErrorKind::kUndefinedTable, "relation \"", shown,
@@ -1072,6 +1085,33 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
   }
   op->scan = spec;
   out.plan = op;
+  return out;
+}
+
+Result<QueryBinder::FromResult> QueryBinder::BindInformationSchema(const ast::BaseTableRef& ref) {
+  std::optional<std::string> catalog;
+  if (!ref.catalog.empty()) {
+    catalog = ref.catalog;
+    if (auto alias = options_.catalog_aliases.find(*catalog);
+        alias != options_.catalog_aliases.end()) {
+      catalog = alias->second;
+    }
+  }
+  Result<LogicalOpPtr> view = InformationSchemaView(ref.name, catalog, *options_.listing);
+  if (!view.ok()) {
+    Error error = view.error();
+    if (!error.detail.sqlstate.empty()) error.message += Position(ref.location);
+    return error;
+  }
+  FromResult out;
+  out.plan = *view;
+  std::string relation = ref.alias.empty() ? ref.name : ref.alias;
+  for (size_t c = 0; c < out.plan->output.size(); ++c) {
+    std::string name =
+        c < ref.column_aliases.size() ? ref.column_aliases[c] : out.plan->output[c].name;
+    out.scope.columns.push_back(
+        ScopeColumn{relation, name, out.plan->output[c].type, static_cast<int>(c), false});
+  }
   return out;
 }
 

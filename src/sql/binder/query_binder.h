@@ -1,7 +1,7 @@
 // Binds queries (SELECT blocks, set operations, VALUES, WITH) into logical
 // plans: FROM items resolved (lake tables through catalog::LakeTables at the
 // session's snapshot, CTEs, derived tables, joins with ON/USING/NATURAL),
-// WHERE, GROUP BY with aggregates and HAVING, the select list with `*`
+// information_schema views (information_schema.h), WHERE, GROUP BY with aggregates and HAVING, the select list with `*`
 // expansion, DISTINCT [ON], ORDER BY (ordinals, output names, expressions),
 // LIMIT/OFFSET. Subqueries: [NOT] EXISTS and [NOT] IN as WHERE conjuncts
 // become semi/anti joins (correlated equality predicates become join
@@ -20,6 +20,7 @@
 #include "sql/binder/scope.h"
 #include "sql/parser/ast.h"
 #include "sql/planner/logical_plan.h"
+#include "sql/source/schema_listing.h"
 
 namespace hoglake::sql {
 
@@ -35,6 +36,9 @@ struct BinderOptions {
   // matches (an error names every match when several do).
   bool search_lake = false;
   catalog::SnapshotSelector at;
+  // What information_schema.{schemata,tables,columns} list; null: those
+  // views do not exist.
+  SchemaListing* listing = nullptr;
   int64_t statement_time_micros = 0;
   // Runs a plan to completion and returns its rows (uncorrelated subqueries).
   std::function<Result<std::vector<std::vector<Value>>>(const LogicalOpPtr&)> run_plan;
@@ -73,6 +77,7 @@ class QueryBinder {
                               const Scope* outer, std::vector<BoundExprPtr>* correlated = nullptr);
   Result<FromResult> BindTableRef(const ast::TableRef& ref, const Scope* outer);
   Result<FromResult> BindBaseTable(const ast::BaseTableRef& ref);
+  Result<FromResult> BindInformationSchema(const ast::BaseTableRef& ref);
   Result<FromResult> BindJoin(const ast::JoinRef& ref, const Scope* outer);
   // The one table of ref's name anywhere in the lake (BinderOptions::search_lake).
   Result<std::optional<catalog::ResolvedTable>> SearchLake(const ast::BaseTableRef& ref);

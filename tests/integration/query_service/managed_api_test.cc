@@ -76,11 +76,12 @@ TEST(ManagedApiTest, ConnectionCreationRefusals) {
   ApiResponse bad_name = CreateConnection("Not A Catalog", "[]");
   EXPECT_EQ(bad_name.status, 400) << bad_name.body;
   EXPECT_EQ(HotdataCode(bad_name), "BAD_REQUEST");
-  ApiResponse postgres = ServerEnvironment::Call(
+  // Federated sources other than PostgreSQL (federated_connections_test.cc).
+  ApiResponse snowflake = ServerEnvironment::Call(
       "POST", "/v1/connections",
-      "{\"name\":\"pg1\",\"source_type\":\"postgres\",\"config\":{\"host\":\"x\"}}");
-  EXPECT_EQ(postgres.status, 501) << postgres.body;
-  EXPECT_NE(postgres.body.find("postgres"), std::string::npos);
+      "{\"name\":\"sf1\",\"source_type\":\"snowflake\",\"config\":{\"account\":\"x\"}}");
+  EXPECT_EQ(snowflake.status, 501) << snowflake.body;
+  EXPECT_NE(snowflake.body.find("snowflake"), std::string::npos);
   ApiResponse missing = ServerEnvironment::Call("POST", "/v1/connections", "{\"name\":\"x\"}");
   EXPECT_EQ(missing.status, 400) << missing.body;
   ApiResponse unknown = ServerEnvironment::Call("DELETE", "/v1/connections/no_such_conn");

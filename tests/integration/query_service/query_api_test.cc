@@ -1,5 +1,5 @@
 // The Hotdata-compatible query API over HTTP against the test server:
-// connections and information_schema over SDK-written tables, synchronous
+// connections and information_schema (REST and SQL) over SDK-written tables, synchronous
 // and asynchronous queries, runs and their listing, results in every
 // format with paging headers, and the error statuses and bodies; plus, on
 // servers of their own, admission (429), the per-query timeout, cancel, and
@@ -168,6 +168,92 @@ TEST(QueryApiTest, InformationSchemaFiltersPagesAndNamesPostgresTypes) {
       ServerEnvironment::Call("GET", "/v1/information_schema?connection_id=no_such");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_EQ(HotdataCode(unknown), "NOT_FOUND");
+}
+
+// Every (connection, schema, table[, column, data_type, nullable]) the REST
+// listing shows, all pages, as "a|b|c…" lines.
+std::vector<std::string> RestListing(const std::string& filter, bool columns) {
+  std::vector<std::string> lines;
+  std::string cursor;
+  for (int page = 0; page < 1000; ++page) {
+    ApiResponse r = ServerEnvironment::Call("GET", "/v1/information_schema?limit=1000" + filter +
+                                                       (columns ? "&include_columns=true" : "") +
+                                                       (cursor.empty() ? "" : "&cursor=" + cursor));
+    EXPECT_EQ(r.status, 200) << r.body;
+    if (r.status != 200) break;
+    for (const auto& t : r.json["tables"].GetArray()) {
+      std::string key = std::string(t["connection"].GetString()) + "|" + t["schema"].GetString() +
+                        "|" + t["table"].GetString();
+      if (!columns) {
+        lines.push_back(key);
+        continue;
+      }
+      int ordinal = 0;
+      for (const auto& c : t["columns"].GetArray()) {
+        lines.push_back(key + "|" + c["name"].GetString() + "|" + std::to_string(++ordinal) + "|" +
+                        c["data_type"].GetString() + "|" +
+                        (c["nullable"].GetBool() ? "YES" : "NO"));
+      }
+    }
+    if (!r.json["has_more"].GetBool()) break;
+    cursor = r.json["next_cursor"].GetString();
+  }
+  return lines;
+}
+
+// A synchronous query's rows as "a|b|c…" lines (integers as digits).
+std::vector<std::string> SqlLines(const std::string& sql) {
+  ApiResponse r = ServerEnvironment::Call("POST", "/v1/query", Query(sql));
+  EXPECT_EQ(r.status, 200) << r.body;
+  std::vector<std::string> lines;
+  if (r.status != 200) return lines;
+  EXPECT_FALSE(r.json["truncated"].GetBool()) << r.body;
+  for (const auto& row : r.json["rows"].GetArray()) {
+    std::string line;
+    for (const auto& v : row.GetArray()) {
+      if (!line.empty()) line += "|";
+      line += v.IsString() ? v.GetString() : v.IsNull() ? "NULL" : std::to_string(v.GetInt64());
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+TEST(QueryApiTest, SqlInformationSchemaAnswersAsTheRestListing) {
+  SdkLake lake;
+  const std::string catalog = MakeLake(lake, "qsqlinfo", 2);
+  auto extra = lake.ns->CreateTable("zeta", {SdkColumn("when", ColumnType::kTimestamptz),
+                                             SdkColumn("ok", ColumnType::kBoolean, false)});
+  ASSERT_TRUE(extra.ok()) << extra.status().ToString();
+
+  const std::vector<std::string> columns = SqlLines(
+      "SELECT table_catalog, table_schema, table_name, column_name, ordinal_position, data_type, "
+      "is_nullable FROM information_schema.columns WHERE table_catalog = '" +
+      catalog + "' ORDER BY table_name, ordinal_position");
+  EXPECT_EQ(columns, RestListing("&connection_id=" + catalog, true));
+  EXPECT_EQ(columns,
+            (std::vector<std::string>{catalog + "|ns|events|id|1|bigint|NO",
+                                      catalog + "|ns|events|name|2|text|YES",
+                                      catalog + "|ns|events|amount|3|numeric(10,2)|YES",
+                                      catalog + "|ns|zeta|when|1|timestamp with time zone|YES",
+                                      catalog + "|ns|zeta|ok|2|boolean|NO"}));
+  EXPECT_EQ(SqlLines("SELECT column_name FROM information_schema.columns WHERE table_name = "
+                     "'zeta' AND table_catalog = '" +
+                     catalog + "' AND is_nullable = 'NO'"),
+            (std::vector<std::string>{"ok"}));
+  EXPECT_EQ(SqlLines("SELECT schema_name FROM " + catalog + ".information_schema.schemata"),
+            (std::vector<std::string>{"ns"}));
+
+  // The whole lake: SQL and REST list the same tables (managed databases
+  // under their connection ids, deleted ones in neither).
+  EXPECT_EQ(SqlLines("SELECT table_catalog, table_schema, table_name FROM "
+                     "information_schema.tables ORDER BY 1, 2, 3"),
+            RestListing("", false));
+
+  ApiResponse unknown = ServerEnvironment::Call("POST", "/v1/query",
+                                                Query("SELECT * FROM information_schema.routines"));
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_NE(unknown.body.find("information_schema.routines"), std::string::npos) << unknown.body;
 }
 
 TEST(QueryApiTest, SynchronousQueryAnswersWithThePreview) {

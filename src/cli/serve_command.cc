@@ -258,11 +258,13 @@ Status Serve(const ServeOptions& options) {
   query::ManagedDatabases managed(&service, &managed_registry, data_root);
   query::LakeDirectory directory(lake_tables.get(), &managed_registry);
   // Uploads for loads into managed tables: rows beside the runs, bytes under
-  // <results root>/uploads; a single PUT carries at most one request body.
+  // <results root>/uploads; a single PUT carries at most one request body,
+  // a raw upload (streamed) up to HOGLAKE_MAX_UPLOAD_BYTES.
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> upload_objects,
                            OpenObjectStore(results->root() + "/uploads", config.query.s3));
   query::UploadStoreOptions upload_options;
   upload_options.max_single_bytes = config.http.max_body_bytes;
+  upload_options.max_raw_bytes = config.max_upload_bytes;
   query::UploadStore uploads(&pool, std::move(upload_objects), upload_options);
   query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3);
   queries.AddSweep([&uploads] {

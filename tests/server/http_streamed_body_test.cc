@@ -2,8 +2,8 @@
 // 127.0.0.1: a body far past the server's whole-body limit and its body
 // memory budget reaches the handler whole and in order, in pieces, with
 // either framing; past the route's own limit it is 413 (from the head for
-// a Content-Length, as it passes for a chunked body) and the handler's
-// read fails; a client gone mid-body fails the read and nothing is
+// a Content-Length, as it passes for a chunked body) and a malformed chunk
+// is 400, the handler's read failing either way; a client gone mid-body fails the read and nothing is
 // answered; a handler that answers before reading closes the connection
 // after its answer; a streamed request leaves its connection usable for
 // the next one. Clients give up after a few seconds; no pass/fail depends
@@ -207,6 +207,19 @@ TEST_F(HttpStreamedBodyTest, PastTheRouteLimitIs413) {
     EXPECT_TRUE(client.ClosedByPeer());
   }
   EXPECT_NE(Outcome(1).find("exceeds the limit"), std::string::npos) << Outcome(1);
+}
+
+TEST_F(HttpStreamedBodyTest, MalformedChunkedBodyIs400AndFailsTheRead) {
+  ASSERT_NO_FATAL_FAILURE(Start());
+  RawHttpClient client(port_);
+  ASSERT_TRUE(client.Send(
+      "POST /stream HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n" +
+      Body(0, 4) + "\r\nzz\r\n"));
+  RawReply reply = client.Read();
+  ASSERT_TRUE(reply.ok);
+  EXPECT_EQ(reply.status, 400) << reply.body;
+  EXPECT_NE(reply.body.find("malformed chunk-size line"), std::string::npos) << reply.body;
+  EXPECT_NE(Outcome(0).find("malformed chunk-size line"), std::string::npos) << Outcome(0);
 }
 
 TEST_F(HttpStreamedBodyTest, ClientGoneMidBodyFailsTheRead) {

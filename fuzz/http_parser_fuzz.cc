@@ -5,10 +5,14 @@
 // requests one after another. Checks the parser's own promises as it goes:
 // it never consumes more than it was given, a completed body never exceeds
 // the body limit, and the reserve callback never grants past its budget.
+// Requests whose target starts with "/s" are streamed (the stream policy,
+// with a limit of its own): their pieces go to the sink, never into the
+// body or the reserve, and never total past that limit.
 // Any crash, sanitizer report, hang or broken promise is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,6 +43,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     reserved += bytes;
     return true;
   });
+  constexpr uint64_t kStreamLimit = 3000;
+  parser.SetStreamPolicy(
+      [&](const hoglake::server::HttpRequestHead& head) -> std::optional<uint64_t> {
+        if (head.target.rfind("/s", 0) == 0) return kStreamLimit;
+        return std::nullopt;
+      });
+  uint64_t streamed = 0;
   std::string pending;
   size_t offered = 0;
   for (int rounds = 0; rounds < 100000; ++rounds) {
@@ -52,10 +63,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(consumed <= pending.size());
     pending.erase(0, consumed);
     Check(reserved <= kBudget);
+    Check(streamed <= kStreamLimit);
     if (event == HttpRequestParser::Event::kError) break;
+    if (event == HttpRequestParser::Event::kHeadComplete && parser.streaming()) {
+      parser.SetBodySink([&](std::string_view piece) {
+        Check(!piece.empty());
+        streamed += piece.size();
+      });
+    }
     if (event == HttpRequestParser::Event::kComplete) {
+      const bool was_streamed = parser.streaming();
       const std::string body = parser.TakeBody();
       Check(body.size() <= limits.max_body_bytes);
+      Check(!was_streamed || (body.empty() && reserved == 0));
+      if (was_streamed && parser.head().content_length) {
+        Check(streamed == *parser.head().content_length);
+      }
+      streamed = 0;
       (void)parser.TakeHead();
       parser.Reset();
       reserved = 0;  // the event loop releases a request's reservation

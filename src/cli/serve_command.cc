@@ -266,7 +266,8 @@ Status Serve(const ServeOptions& options) {
   query::LakeDirectory directory(lake_tables.get(), &managed_registry, &federated);
   queries.SetSchemaListing(&directory);
   // Uploads for loads into managed tables: rows beside the runs, bytes under
-  // <results root>/uploads; a single PUT carries at most one request body.
+  // <results root>/uploads; a single PUT carries at most one request body,
+  // a raw upload (streamed) up to HOGLAKE_MAX_UPLOAD_BYTES.
   HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectStore> upload_objects,
                            OpenObjectStore(results->root() + "/uploads", config.query.s3));
   query::UploadStoreOptions upload_options;
@@ -276,6 +277,7 @@ Status Serve(const ServeOptions& options) {
   // presigned PUT another minted.
   HOGLAKE_ASSIGN_OR_RETURN(upload_options.signing_key,
                            query::SharedSecret(&pool, "upload_signing"));
+  upload_options.max_raw_bytes = config.max_upload_bytes;
   query::UploadStore uploads(&pool, std::move(upload_objects), upload_options);
   query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3);
   queries.AddSweep([&uploads] {

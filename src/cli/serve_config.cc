@@ -67,6 +67,8 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
                                            http.keep_alive_timeout_ms, 1, kMaxTimeoutMs);
   c.json_parse_memory_bytes =
       env.Integer("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES", c.json_parse_memory_bytes, 1, kMaxBytes);
+  c.max_upload_bytes =
+      env.Integer("HOGLAKE_MAX_UPLOAD_BYTES", c.max_upload_bytes, 1, kMaxBytes);
 
   query::QueryServiceOptions& q = c.query;
   q.workers = static_cast<int>(env.Integer("HOGLAKE_QUERY_WORKERS", q.workers, 1, 1024));

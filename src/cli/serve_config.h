@@ -32,6 +32,8 @@ struct ServeConfig {
   // The HTTP front end's limits (host, port, threads come from flags).
   server::HttpServerOptions http;
   int64_t json_parse_memory_bytes = server::kDefaultJsonParseMemoryBudget;
+  // The largest raw upload (POST /v1/files), streamed to storage.
+  int64_t max_upload_bytes = int64_t{16} << 30;
   // Where data may live, and the embedded PostgreSQL.
   std::string data_root;           // HOGLAKE_DATA_ROOT as given ("" = unset)
   std::string allowed_data_paths;  // HOGLAKE_ALLOWED_DATA_PATHS as given

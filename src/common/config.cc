@@ -74,6 +74,8 @@ constexpr std::array kVariables = {
                 "memory all request bodies being read may hold at once (else 503)"},
     EnvVariable{"HOGLAKE_MAX_REQUEST_HEADER_BYTES", "65536",
                 "largest request header block (else 431)"},
+    EnvVariable{"HOGLAKE_MAX_UPLOAD_BYTES", "17179869184",
+                "largest raw upload (POST /v1/files), streamed to storage (else 413)"},
     EnvVariable{"HOGLAKE_METRICS_SAMPLE_INTERVAL_MS", "15000",
                 "cadence of the catalog gauges' sampler (0 = off)"},
     EnvVariable{"HOGLAKE_PG_BINDIR", "/usr/lib/postgresql/15/bin",

@@ -75,22 +75,51 @@ Result<UploadRecord> UploadStore::Get(const std::string& upload_id) {
   return FromRow(r, 0);
 }
 
+Result<uint64_t> UploadStore::WriteStreamed(const std::string& path, const ByteSource& bytes,
+                                            Sha256Hasher* hash, bool allow_empty) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ObjectWriter> writer, objects_->OpenWriter(path));
+  auto abort = [&writer](Error error) -> Error {
+    (void)writer->Abort();
+    return error;
+  };
+  std::string piece;
+  while (true) {
+    Result<bool> more = bytes(&piece);
+    if (!more.ok()) return abort(more.error());
+    if (!*more) break;
+    if (hash) hash->Update(piece);
+    if (Status appended = writer->Append(piece); !appended.ok()) return abort(appended.error());
+  }
+  if (writer->bytes_written() == 0 && !allow_empty) {
+    return abort(MakeError(ErrorCode::kBadRequest, "the upload is empty"));
+  }
+  const uint64_t size = writer->bytes_written();
+  if (Status committed = writer->Commit(); !committed.ok()) return abort(committed.error());
+  return size;
+}
+
 Result<UploadRecord> UploadStore::CreateRaw(const std::optional<std::string>& content_type,
-                                            std::string_view bytes) {
-  if (bytes.empty()) return MakeError(ErrorCode::kBadRequest, "the upload is empty");
+                                            const ByteSource& bytes) {
   const std::string id = NewId(IdKind::kUpload);
-  HOGLAKE_RETURN_IF_ERROR(objects_->Put(ObjectPath(id, 0), bytes));
-  HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
-  HOGLAKE_ASSIGN_OR_RETURN(
-      pg::PgResult r,
-      conn->ExecPrepared(
-          StrCat("INSERT INTO hog_query_upload (upload_id, status, content_type, size_bytes, "
-                 "path, expires_at, finalized_at) VALUES ($1, 'ready', $2, $3, $4, "
-                 "now() + make_interval(secs => $5::double precision), now()) RETURNING ",
-                 Columns()),
-          {id, content_type, std::to_string(bytes.size()), ObjectPath(id, 0),
-           std::to_string(options_.pending_ttl_seconds)}));
-  return FromRow(r, 0);
+  HOGLAKE_ASSIGN_OR_RETURN(const uint64_t size,
+                           WriteStreamed(ObjectPath(id, 0), bytes, nullptr, false));
+  // Without its row the object is unreachable: removed when the row fails.
+  auto row = [&]() -> Result<pg::PgResult> {
+    HOGLAKE_ASSIGN_OR_RETURN(pg::PgPool::Lease conn, pool_->Acquire());
+    return conn->ExecPrepared(
+        StrCat("INSERT INTO hog_query_upload (upload_id, status, content_type, size_bytes, "
+               "path, expires_at, finalized_at) VALUES ($1, 'ready', $2, $3, $4, "
+               "now() + make_interval(secs => $5::double precision), now()) RETURNING ",
+               Columns()),
+        {id, content_type, std::to_string(size), ObjectPath(id, 0),
+         std::to_string(options_.pending_ttl_seconds)});
+  };
+  Result<pg::PgResult> r = row();
+  if (!r.ok()) {
+    (void)objects_->Delete(ObjectPath(id, 0));
+    return r.error();
+  }
+  return FromRow(*r, 0);
 }
 
 Result<UploadSession> UploadStore::CreateSession(const SessionRequest& request) {
@@ -128,7 +157,7 @@ Result<UploadSession> UploadStore::CreateSession(const SessionRequest& request) 
 }
 
 Result<std::string> UploadStore::PutBytes(const std::string& upload_id, int64_t part,
-                                          std::string_view bytes) {
+                                          const ByteSource& bytes) {
   HOGLAKE_ASSIGN_OR_RETURN(UploadRecord upload, Get(upload_id));
   if (upload.state != UploadState::kPending) {
     return Conflict(StrCat("upload '", upload_id, "' is already finalized"));
@@ -138,8 +167,9 @@ Result<std::string> UploadStore::PutBytes(const std::string& upload_id, int64_t 
                      StrCat("upload '", upload_id, "' is ",
                             upload.part_size ? "multipart: PUT its part URLs" : "a single upload"));
   }
-  HOGLAKE_RETURN_IF_ERROR(objects_->Put(ObjectPath(upload_id, part), bytes));
-  return "\"" + HexEncode(Sha256(bytes)).substr(0, 32) + "\"";
+  Sha256Hasher hash;
+  HOGLAKE_RETURN_IF_ERROR(WriteStreamed(ObjectPath(upload_id, part), bytes, &hash, true).status());
+  return "\"" + HexEncode(hash.Finish()).substr(0, 32) + "\"";
 }
 
 Result<UploadRecord> UploadStore::CheckToken(const std::string& upload_id,

@@ -12,6 +12,12 @@
 //     `part_size` (known size: every part URL at once; unknown: minted by
 //     PartNumbers). Finalize joins the parts, checks the declared size and
 //     makes the upload ready.
+// Bytes are streamed (ByteSource): written to the object store piece by
+// piece as the request body arrives, never held whole, and an object is
+// published only once every byte is in; a source that fails (the body
+// past its limit, the client gone) aborts the write, leaving no object and
+// no row.
+//
 // A ready upload is consumed by exactly one load: Claim moves it to claimed
 // atomically (a second claim is kConflict-like kCommitConflict, 409); a load
 // that fails gives it back (Release); one that succeeds removes its bytes
@@ -32,11 +38,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/sha256.h"
 #include "common/status.h"
 #include "pg/pg_pool.h"
 #include "query/query_vocabulary.h"
@@ -67,8 +75,14 @@ struct UploadSession {
   int64_t part_count = 0;  // multipart with a declared size; else 0
 };
 
+// An upload's bytes as they arrive: each call moves the next piece into
+// `*piece` and returns true, false once there are no more, or the error
+// that cut the bytes short.
+using ByteSource = std::function<Result<bool>(std::string* piece)>;
+
 struct UploadStoreOptions {
   int64_t max_single_bytes = int64_t{64} << 20;  // a single PUT's body limit
+  int64_t max_raw_bytes = int64_t{16} << 30;     // a POST /v1/files body's limit
   int64_t pending_ttl_seconds = 24 * 3600;
   std::string signing_key;  // empty: random per process (see above)
 };
@@ -82,11 +96,12 @@ class UploadStore {
   UploadStore(pg::PgPool* pool, std::unique_ptr<ObjectStore> objects, UploadStoreOptions options);
 
   Result<UploadRecord> CreateRaw(const std::optional<std::string>& content_type,
-                                 std::string_view bytes);
+                                 const ByteSource& bytes);
   Result<UploadSession> CreateSession(const SessionRequest& request);
   // Stores one part (0 for a single-mode upload) of a pending upload; the
   // ETag to answer with.
-  Result<std::string> PutBytes(const std::string& upload_id, int64_t part, std::string_view bytes);
+  // The upload must be pending before any byte is read.
+  Result<std::string> PutBytes(const std::string& upload_id, int64_t part, const ByteSource& bytes);
   // The upload if `finalize_token` is its token (kBadRequest otherwise).
   Result<UploadRecord> CheckToken(const std::string& upload_id, const std::string& finalize_token);
   // `parts`: part numbers in order (multipart), empty for single.
@@ -100,6 +115,8 @@ class UploadStore {
   // Deletes expired pending uploads and their objects; how many.
   Result<int64_t> ExpirePending();
 
+  const UploadStoreOptions& options() const { return options_; }
+
   std::string Signature(const std::string& upload_id, int64_t part) const;
   bool VerifySignature(const std::string& upload_id, int64_t part,
                        std::string_view signature) const;
@@ -107,6 +124,11 @@ class UploadStore {
  private:
   Result<UploadRecord> Get(const std::string& upload_id);
   std::string ObjectPath(const std::string& upload_id, int64_t part) const;
+  // Streams `bytes` into the object at `path` (hashing them into `hash`
+  // when given); its size. Nothing is left at `path` unless it succeeds;
+  // an empty stream is refused unless `allow_empty`.
+  Result<uint64_t> WriteStreamed(const std::string& path, const ByteSource& bytes,
+                                 Sha256Hasher* hash, bool allow_empty);
 
   pg::PgPool* pool_;
   std::unique_ptr<ObjectStore> objects_;

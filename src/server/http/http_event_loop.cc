@@ -102,6 +102,9 @@ struct HttpEventLoop::Connection {
   bool close_after = false;
   bool continue_sent = false;
   std::optional<std::string> refusal;  // answered once the body is dropped
+  std::shared_ptr<StreamedBody> stream;  // a streamed body being read
+  bool paused = false;                   // the stream's window is full
+  Clock::time_point paused_since;
   bool closed = false;
 };
 
@@ -214,6 +217,11 @@ void HttpEventLoop::Run() {
   epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
   std::vector<Connection*> open;
   for (auto& [id, conn] : connections_) {
+    if (conn->stream && conn->phase == Connection::Phase::kReading) {
+      // Its handler holds the connection: fail the body so it returns.
+      conn->stream->Fail(503, "the server is stopping");
+      conn->phase = Connection::Phase::kDispatched;
+    }
     if (conn->phase != Connection::Phase::kDispatched) open.push_back(conn.get());
   }
   for (Connection* conn : open) Close(*conn);
@@ -278,6 +286,7 @@ void HttpEventLoop::AddConnection(int fd) {
   const uint64_t id = next_id_++;
   auto owned = std::make_unique<Connection>(id, fd, options_.limits, &budget_);
   Connection& conn = *owned;
+  if (options_.stream_body) conn.parser.SetStreamPolicy(options_.stream_body);
   epoll_event event{};
   event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
   event.data.u64 = id;
@@ -345,7 +354,7 @@ void HttpEventLoop::OnEvent(uint64_t id, uint32_t events) {
 
 void HttpEventLoop::ReadInput(Connection& conn) {
   size_t budget = kReadBudgetPerTurn;
-  while (!conn.closed && conn.phase == Connection::Phase::kReading) {
+  while (!conn.closed && conn.phase == Connection::Phase::kReading && !conn.paused) {
     const ssize_t n = ::recv(conn.fd, scratch_.get(), kReadChunk, 0);
     if (n > 0) {
       conn.last_read = now_;
@@ -357,7 +366,9 @@ void HttpEventLoop::ReadInput(Connection& conn) {
         ProcessInput(conn, conn.in, /*stored=*/true);
       }
       if (static_cast<size_t>(n) >= budget) {
-        if (!conn.closed && conn.phase == Connection::Phase::kReading) ready_.push_back(conn.id);
+        if (!conn.closed && conn.phase == Connection::Phase::kReading && !conn.paused) {
+          ready_.push_back(conn.id);
+        }
         return;
       }
       budget -= static_cast<size_t>(n);
@@ -365,6 +376,11 @@ void HttpEventLoop::ReadInput(Connection& conn) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (conn.stream) {
+      // A handler holds the connection: it learns from the body.
+      FailStream(conn, 0, "the client closed the connection before the body ended");
+      return;
+    }
     Close(conn);  // the peer closed (mid-request or idle) or the socket failed
     return;
   }
@@ -414,7 +430,11 @@ void HttpEventLoop::ProcessInput(Connection& conn, std::string_view view, bool s
         more = false;
         break;
       case HttpRequestParser::Event::kError:
-        Refuse(conn, conn.parser.error().status, conn.parser.error().message);
+        if (conn.stream) {
+          FailStream(conn, conn.parser.error().status, conn.parser.error().message);
+        } else {
+          Refuse(conn, conn.parser.error().status, conn.parser.error().message);
+        }
         more = false;
         break;
     }
@@ -437,7 +457,10 @@ void HttpEventLoop::OnHead(Connection& conn) {
   conn.body_start = now_;
   conn.last_read = now_;
   const std::string* encoding = head.Header("content-encoding");
-  if (encoding == nullptr || IsIdentity(*encoding)) return;
+  if (encoding == nullptr || IsIdentity(*encoding)) {
+    if (conn.parser.streaming()) StartStream(conn);
+    return;
+  }
   // Never inflated: the body is read (within the limits) and dropped, so
   // the connection stays in step, then the request is answered 400.
   std::string message = StrCat("Content-Encoding '", *encoding,
@@ -461,7 +484,55 @@ void HttpEventLoop::MaybeSendContinue(Connection& conn) {
       ::send(conn.fd, kContinue.data(), kContinue.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
+void HttpEventLoop::StartStream(Connection& conn) {
+  const uint64_t id = conn.id;
+  auto stream = std::make_shared<StreamedBody>(std::max<size_t>(options_.stream_window_bytes, 1),
+                                               [this, id] { RequestResume(id); });
+  conn.stream = stream;
+  Connection* reading = &conn;
+  conn.parser.SetBodySink([reading, stream](std::string_view piece) {
+    if (!stream->Push(piece) && !reading->paused) {
+      reading->paused = true;
+      reading->paused_since = Clock::now();
+    }
+  });
+  MaybeSendContinue(conn);  // now, before the handler may start answering
+  auto exchange = std::make_unique<HttpExchange>();
+  exchange->connection = conn.id;
+  exchange->fd = conn.fd;
+  exchange->head = conn.parser.head();
+  exchange->stream = std::move(stream);
+  dispatch_(std::move(exchange));
+}
+
+void HttpEventLoop::FailStream(Connection& conn, int status, const std::string& message) {
+  if (status != 0) {
+    const HttpRequestHead& head = conn.parser.head();
+    const std::string reason = ReasonFor(status);
+    CountCut(reason);
+    warnings_.Warn(reason, StrCat("HTTP server: answering ", status, " and closing (", head.method,
+                                  " ", head.target, "): ", message));
+  }
+  conn.stream->Fail(status, message);
+  conn.paused = false;
+  conn.in.clear();
+  conn.phase = Connection::Phase::kDispatched;
+}
+
+void HttpEventLoop::RequestResume(uint64_t id) {
+  {
+    std::lock_guard lock(completions_mutex_);
+    resumes_.push_back(id);
+  }
+  Wake();
+}
+
 void HttpEventLoop::OnRequest(Connection& conn) {
+  if (conn.stream) {
+    conn.stream->Finish();  // its handler has it already
+    conn.phase = Connection::Phase::kDispatched;
+    return;
+  }
   if (conn.refusal) {
     const HttpRequestHead& head = conn.parser.head();
     CountRefusal("content_encoding", head.method, 400);
@@ -575,13 +646,24 @@ void HttpEventLoop::ResumeReading(Connection& conn) {
 
 void HttpEventLoop::Respond(std::unique_ptr<HttpExchange> exchange, HttpResponse response) {
   const HttpRequestHead& head = exchange->head;
-  const bool keep_alive = head.keep_alive && !stopping_;
+  bool keep_alive = head.keep_alive && !stopping_;
+  bool client_gone = false;
+  if (exchange->stream) {
+    if (std::optional<BodyRefusal> refusal = exchange->stream->refusal()) {
+      client_gone = refusal->status == 0;
+      response = FrontEndError(client_gone ? 400 : refusal->status, refusal->message);
+      keep_alive = false;
+    } else if (!exchange->stream->finished()) {
+      keep_alive = false;  // the rest of the body is drained, not parsed
+    }
+  }
   const std::string* id = head.Header("x-request-id");
   auto out = std::make_unique<OutgoingResponse>(
       std::move(response),
       ResponseFraming{head.method == "HEAD", keep_alive, head.version_minor == 0,
                       id ? std::string_view(*id) : std::string_view()});
-  const OutgoingResponse::WriteResult result = out->WriteTo(exchange->fd);
+  const OutgoingResponse::WriteResult result =
+      client_gone ? OutgoingResponse::WriteResult::kFailed : out->WriteTo(exchange->fd);
   Completion completion;
   completion.connection = exchange->connection;
   completion.keep_alive = keep_alive;
@@ -597,13 +679,32 @@ void HttpEventLoop::Respond(std::unique_ptr<HttpExchange> exchange, HttpResponse
 
 void HttpEventLoop::TakeCompletions() {
   std::vector<Completion> done;
+  std::vector<uint64_t> resumes;
   {
     std::lock_guard lock(completions_mutex_);
     done.swap(completions_);
+    resumes.swap(resumes_);
+  }
+  for (uint64_t id : resumes) {
+    Connection* conn = Find(id);
+    if (conn == nullptr || !conn->paused) continue;
+    conn->paused = false;
+    conn->last_read = now_;
+    conn->body_start += now_ - conn->paused_since;  // the wait was ours, not the client's
+    ready_.push_back(id);
   }
   for (Completion& completion : done) {
     Connection* conn = Find(completion.connection);
-    if (conn == nullptr || conn->phase != Connection::Phase::kDispatched) continue;
+    if (conn == nullptr) continue;
+    if (conn->stream) {
+      // The handler is done with its body, ended or not (Respond then
+      // said close, and the rest is drained while lingering).
+      conn->stream->Fail(0, "the handler answered before the body ended");
+      conn->stream.reset();
+      conn->paused = false;
+      if (conn->phase == Connection::Phase::kReading) conn->phase = Connection::Phase::kDispatched;
+    }
+    if (conn->phase != Connection::Phase::kDispatched) continue;
     if (completion.failed) {
       Close(*conn);
     } else if (completion.rest) {
@@ -651,7 +752,7 @@ void HttpEventLoop::RunReady() {
       Drain(*conn);
       continue;
     }
-    if (conn->phase != Connection::Phase::kReading) continue;
+    if (conn->phase != Connection::Phase::kReading || conn->paused) continue;
     if (!conn->in.empty()) ProcessInput(*conn, conn->in, /*stored=*/true);
     if (!conn->closed && conn->phase == Connection::Phase::kReading) ReadInput(*conn);
   }
@@ -669,7 +770,7 @@ void HttpEventLoop::Sweep() {
           if (MillisSince(conn.request_start, now_) >= options_.header_timeout_ms) {
             due.emplace_back(&conn, 1);
           }
-        } else {
+        } else if (!conn.paused) {
           const HttpRequestHead& head = conn.parser.head();
           const uint64_t expected = head.content_length.value_or(conn.parser.body_received());
           const int64_t allowance =
@@ -696,6 +797,11 @@ void HttpEventLoop::Sweep() {
       Refuse(*conn, 408,
              StrCat("the request line and header fields did not arrive within ",
                     options_.header_timeout_ms, " ms"));
+    } else if (what == 2 && conn->stream) {
+      FailStream(*conn, 408,
+                 StrCat("the request body did not arrive in time (at most ",
+                        options_.body_idle_timeout_ms, " ms without a byte, at least ",
+                        options_.body_min_bytes_per_second, " bytes/s)"));
     } else if (what == 2) {
       Refuse(*conn, 408,
              StrCat("the request body did not arrive in time (at most ",

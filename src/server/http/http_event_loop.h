@@ -1,8 +1,9 @@
 // HttpEventLoop: the HTTP/1.1 front end's I/O thread. One epoll loop
 // accepts connections, reads them without blocking, parses each request
-// whole (HttpRequestParser) and hands complete requests to the dispatch
-// function, which runs them on handler threads; a connection costs no
-// thread while it is idle, dribbling a head, or sending a body.
+// whole (HttpRequestParser; a streaming route's body excepted, see below)
+// and hands complete requests to the dispatch function, which runs them
+// on handler threads; a connection costs no thread while it is idle,
+// dribbling a head, or sending a body.
 //
 // What it bounds (HttpFrontEndOptions):
 //   - connections: at `max_connections` the oldest idle keep-alive (or
@@ -25,6 +26,18 @@
 // answer), are counted in Metrics (route "refused" and
 // hoglake_http_refused_total{reason}) and logged at most once per reason
 // every 10 s.
+//
+// Streaming routes (the stream policy, HttpFrontEndOptions::stream_body,
+// gives a body limit for the head): the request is dispatched as soon as
+// its head is in, with a StreamedBody the loop fills as the body arrives;
+// reading pauses while its window (`stream_window_bytes`) is full and
+// resumes once the handler has read it down, and the pause does not count
+// against the body's time limits. Such a body takes nothing from the
+// memory budget. If the body fails (past its limit, malformed, late, the
+// client gone, the server stopping), the handler's next read fails and the
+// loop's own answer (413, 400, 408, 503; none for a client that is gone)
+// replaces the handler's; a handler that answers before the body ended
+// closes the connection after its answer.
 //
 // A dispatched request owns its connection until Respond: the loop neither
 // reads nor closes it meanwhile (pipelined requests wait in the kernel).
@@ -49,6 +62,7 @@
 #include "server/http/http_request_parser.h"
 #include "server/http/http_response_writer.h"
 #include "server/http/http_types.h"
+#include "server/http/streamed_body.h"
 #include "server/observability/metrics.h"
 
 namespace hoglake::server {
@@ -65,6 +79,10 @@ struct HttpFrontEndOptions {
   // After an error answer or a closing response: how long the connection
   // is drained (input read and dropped) before it is closed.
   int64_t linger_ms = 2000;
+  // Which requests' bodies are streamed, and their limit (see above);
+  // unset: every body is read whole.
+  HttpRequestParser::StreamPolicy stream_body;
+  size_t stream_window_bytes = size_t{4} << 20;
 };
 
 // A complete request between the loop and a handler thread.
@@ -74,6 +92,7 @@ struct HttpExchange {
   HttpRequestHead head;
   std::string body;
   BodyReservation reservation;  // the body's memory, given back with it
+  std::shared_ptr<StreamedBody> stream;  // a streaming route's body instead
 };
 
 class HttpEventLoop {
@@ -136,6 +155,13 @@ class HttpEventLoop {
   void OnHead(Connection& conn);
   void OnRequest(Connection& conn);
   void MaybeSendContinue(Connection& conn);
+  // A streaming route's request: dispatched now, its body fed as it comes.
+  void StartStream(Connection& conn);
+  // Ends a streamed body with a failure (status 0: the client is gone);
+  // the connection waits for the handler's Respond, then closes.
+  void FailStream(Connection& conn, int status, const std::string& message);
+  // Thread-safe: the handler drained connection `id`'s window.
+  void RequestResume(uint64_t id);
   // Answers with a front-end error (see the header comment) and closes.
   void Refuse(Connection& conn, int status, const std::string& message);
   void Send(Connection& conn, std::unique_ptr<OutgoingResponse> out, bool close_after);
@@ -173,6 +199,7 @@ class HttpEventLoop {
   WarningLimiter warnings_;
   std::mutex completions_mutex_;
   std::vector<Completion> completions_;
+  std::vector<uint64_t> resumes_;  // connections whose stream has room again
 };
 
 // The error answer of the front end: ErrorResponse's body for bad_request

@@ -66,7 +66,8 @@ const std::string* HttpRequestHead::Header(std::string_view lowercase_name) cons
   return nullptr;
 }
 
-HttpRequestParser::HttpRequestParser(HttpParserLimits limits) : limits_(limits) {}
+HttpRequestParser::HttpRequestParser(HttpParserLimits limits)
+    : limits_(limits), body_limit_(limits.max_body_bytes) {}
 
 void HttpRequestParser::Reset() {
   state_ = State::kHead;
@@ -77,6 +78,9 @@ void HttpRequestParser::Reset() {
   head_parsed_ = false;
   discard_body_ = false;
   body_begun_ = false;
+  streaming_ = false;
+  sink_ = nullptr;
+  body_limit_ = limits_.max_body_bytes;
   scanned_ = 0;
   line_start_ = 0;
   lines_ = 0;
@@ -151,9 +155,16 @@ HttpRequestParser::Event HttpRequestParser::ParseHead(std::string_view input, si
   if (!ParseHeadLines(input.substr(0, head_end)) || !ApplyFraming()) return Event::kError;
   head_parsed_ = true;
   *consumed = start + head_end;
-  if (head_.content_length && *head_.content_length > limits_.max_body_bytes) {
+  body_limit_ = limits_.max_body_bytes;
+  if (stream_policy_) {
+    if (std::optional<uint64_t> limit = stream_policy_(head_)) {
+      streaming_ = true;
+      body_limit_ = *limit;
+    }
+  }
+  if (head_.content_length && *head_.content_length > body_limit_) {
     return Fail(413, StrCat("the request body of ", *head_.content_length,
-                            " bytes exceeds the limit of ", limits_.max_body_bytes, " bytes"));
+                            " bytes exceeds the limit of ", body_limit_, " bytes"));
   }
   if (head_.chunked) {
     state_ = State::kChunkSize;
@@ -303,7 +314,7 @@ bool HttpRequestParser::ApplyFraming() {
 }
 
 bool HttpRequestParser::Grant(uint64_t bytes) {
-  if (discard_body_ || !reserve_) return true;
+  if (discard_body_ || streaming_ || !reserve_) return true;
   if (reserve_(bytes)) return true;
   Fail(503, "the server is holding its limit of request body memory; retry later");
   return false;
@@ -328,7 +339,13 @@ HttpRequestParser::Event HttpRequestParser::ParseBody(std::string_view input, si
   size_t pos = 0;
   auto take = [&] {
     const uint64_t n = std::min<uint64_t>(remaining_, input.size() - pos);
-    if (!discard_body_) body_.append(input.data() + pos, static_cast<size_t>(n));
+    if (discard_body_) {
+      // dropped
+    } else if (streaming_) {
+      if (sink_ && n > 0) sink_(input.substr(pos, static_cast<size_t>(n)));
+    } else {
+      body_.append(input.data() + pos, static_cast<size_t>(n));
+    }
     pos += static_cast<size_t>(n);
     remaining_ -= n;
     body_received_ += n;
@@ -339,7 +356,7 @@ HttpRequestParser::Event HttpRequestParser::ParseBody(std::string_view input, si
         if (!body_begun_) {
           body_begun_ = true;
           if (!Grant(remaining_)) return Event::kError;
-          if (!discard_body_) body_.reserve(static_cast<size_t>(remaining_));
+          if (!discard_body_ && !streaming_) body_.reserve(static_cast<size_t>(remaining_));
         }
         take();
         if (remaining_ > 0) {
@@ -358,9 +375,9 @@ HttpRequestParser::Event HttpRequestParser::ParseBody(std::string_view input, si
         size_t digits = 0;
         while (digits < line.size() && std::isxdigit(static_cast<unsigned char>(line[digits]))) {
           const char c = Lower(line[digits]);
-          if (size > (limits_.max_body_bytes >> 4)) {
+          if (size > (body_limit_ >> 4)) {
             return Fail(413, StrCat("the chunked request body exceeds the limit of ",
-                                    limits_.max_body_bytes, " bytes"));
+                                    body_limit_, " bytes"));
           }
           size = size * 16 + static_cast<uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
           ++digits;
@@ -370,9 +387,9 @@ HttpRequestParser::Event HttpRequestParser::ParseBody(std::string_view input, si
           return Fail(400, "malformed chunk-size line in a chunked request body");
         }
         line_.clear();
-        if (size > limits_.max_body_bytes - body_received_) {
+        if (size > body_limit_ - body_received_) {
           return Fail(413, StrCat("the chunked request body exceeds the limit of ",
-                                  limits_.max_body_bytes, " bytes"));
+                                  body_limit_, " bytes"));
         }
         if (size == 0) {
           state_ = State::kTrailer;

@@ -18,6 +18,12 @@
 // an HTTP version other than 1.0 or 1.1 → 505. After an error the parser
 // stays failed: the connection cannot be re-synchronised and must close.
 //
+// Streamed bodies: when the stream policy (SetStreamPolicy) gives a limit
+// for a request's head, its body is not buffered and takes nothing from the
+// reserve callback; each piece goes to the body sink (SetBodySink) as it is
+// decoded, and the policy's limit replaces `max_body_bytes` (413 exactly as
+// above: from the head for a Content-Length, at the chunk that passes it).
+//
 // Framing is exact: Parse consumes a request's bytes and none of the next
 // one's, so pipelined requests are parsed one after another. While the head
 // is incomplete, Parse consumes nothing (beyond empty lines before a
@@ -77,10 +83,18 @@ class HttpRequestParser {
   // Asked for `bytes` more of body memory before they are buffered; false
   // refuses the request (503). Not called for a discarded body.
   using Reserve = std::function<bool(uint64_t bytes)>;
+  // For a parsed head: the body limit when the body is to be streamed,
+  // nullopt to buffer it whole.
+  using StreamPolicy = std::function<std::optional<uint64_t>(const HttpRequestHead& head)>;
+  // Receives each decoded piece of a streamed body, in order.
+  using BodySink = std::function<void(std::string_view piece)>;
 
   explicit HttpRequestParser(HttpParserLimits limits = {});
 
   void SetReserve(Reserve reserve) { reserve_ = std::move(reserve); }
+  void SetStreamPolicy(StreamPolicy policy) { stream_policy_ = std::move(policy); }
+  // After kHeadComplete of a streamed request; cleared by Reset.
+  void SetBodySink(BodySink sink) { sink_ = std::move(sink); }
   // Parses a prefix of `input`; `*consumed` receives how many bytes of it
   // were used (the rest belongs to a later call or the next request).
   Event Parse(std::string_view input, size_t* consumed);
@@ -94,6 +108,8 @@ class HttpRequestParser {
   bool started() const { return started_; }
   bool head_complete() const { return head_parsed_; }
   bool in_body() const;
+  // After kHeadComplete: whether the body is streamed (see above).
+  bool streaming() const { return streaming_; }
   // Decoded body bytes received so far (discarded ones included).
   uint64_t body_received() const { return body_received_; }
   const HttpRequestHead& head() const { return head_; }
@@ -127,6 +143,10 @@ class HttpRequestParser {
 
   HttpParserLimits limits_;
   Reserve reserve_;
+  StreamPolicy stream_policy_;
+  BodySink sink_;
+  bool streaming_ = false;
+  uint64_t body_limit_ = 0;  // the current request's (set with its head)
   State state_ = State::kHead;
   HttpRequestHead head_;
   HttpParseError error_;

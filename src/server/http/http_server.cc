@@ -171,6 +171,12 @@ class HttpServer::Impl {
         static_cast<uint64_t>(std::max<int64_t>(options_.body_min_bytes_per_second, 1));
     front.keep_alive_timeout_ms = options_.keep_alive_timeout_ms;
     front.write_timeout_ms = options_.write_timeout_ms;
+    // Streaming routes' bodies are read as they arrive (router.h).
+    const Router* router = router_;
+    front.stream_body = [router](const HttpRequestHead& head) -> std::optional<uint64_t> {
+      const std::string_view target = head.target;
+      return router->StreamedBodyLimit(head.method, target.substr(0, target.find('?')));
+    };
     return front;
   }
 
@@ -212,6 +218,7 @@ class HttpServer::Impl {
     } else {
       for (const auto& [name, value] : head.headers) request.headers.emplace(name, value);
       request.body = std::move(exchange->body);
+      request.body_stream = exchange->stream.get();
       try {
         response = router_->Dispatch(request, &route);
       } catch (const std::exception& e) {

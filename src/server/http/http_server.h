@@ -1,6 +1,6 @@
 // HttpServer: serves a Router over HTTP/1.1 with our own front end (no HTTP
 // library underneath): one event-driven I/O thread (HttpEventLoop) accepts
-// and reads every connection and parses whole requests (HttpRequestParser);
+// and reads every connection and parses requests (HttpRequestParser);
 // complete requests run on a pool of `threads` handler threads, and health
 // checks (GET or HEAD /livez, /healthz, /metrics) on `health_threads`
 // threads of their own, so they are answered while every handler is busy.
@@ -15,6 +15,10 @@
 // excess never buffered) arriving at a minimum pace (408), and
 // `max_body_memory_bytes` of request bodies held at once server-wide (503
 // with Retry-After: 1). Those answers carry the contract's error body.
+// Streaming routes (Router::AddStreaming: uploads) are the exception: their
+// handler runs once the head is in and reads the body as it arrives
+// (HttpRequest::body_stream), bounded by the route's own limit, with a
+// small window in memory and none of the body budget (http_event_loop.h).
 //
 // Every response echoes X-Request-Id when the request carried one, carries
 // Content-Length, and is counted in Metrics. Response bodies reach the

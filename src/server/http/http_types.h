@@ -13,6 +13,24 @@
 
 namespace hoglake::server {
 
+// The body of a request to a streaming route (Router::AddStreaming), read
+// by its handler as it arrives instead of whole beforehand. The front end
+// holds at most a small window of it (and stops reading the socket while
+// the window is full); a bound on the body's size is the route's own,
+// enforced as the bytes arrive.
+class BodyStream {
+ public:
+  virtual ~BodyStream() = default;
+  // Blocks until the next piece of the body is in and moves it into
+  // `*piece` (true), or the body has ended (false). An Error when the body
+  // cannot be completed: past the route's size limit, malformed framing, a
+  // client too slow or gone, the server stopping. After an Error the front
+  // end answers the request itself (413, 400, 408, …, or nothing when the
+  // client is gone) whatever the handler returns; the handler's duty is to
+  // change nothing.
+  virtual Result<bool> Next(std::string* piece) = 0;
+};
+
 struct HttpRequest {
   std::string method;
   std::string path;  // raw, still percent-encoded
@@ -21,7 +39,8 @@ struct HttpRequest {
   // Decoded query parameters in order; a name may repeat.
   std::vector<std::pair<std::string, std::string>> query;
   std::map<std::string, std::string, std::less<>> headers;  // names lowercased
-  std::string body;
+  std::string body;  // empty on a streaming route: read body_stream instead
+  BodyStream* body_stream = nullptr;  // streaming routes only
 
   const std::string& Param(std::string_view name) const;
   // The first value of a query parameter, if present.

@@ -19,7 +19,7 @@ Result<std::vector<std::string>> SplitPath(std::string_view path) {
 }
 
 void Router::Add(std::string method, std::string pattern, Handler handler, ErrorBodyStyle style) {
-  Route route{std::move(method), std::move(pattern), {}, std::move(handler), style};
+  Route route{std::move(method), std::move(pattern), {}, std::move(handler), style, {}};
   size_t start = 1;
   while (start <= route.pattern.size()) {
     size_t end = route.pattern.find('/', start);
@@ -28,6 +28,36 @@ void Router::Add(std::string method, std::string pattern, Handler handler, Error
     start = end + 1;
   }
   routes_.push_back(std::move(route));
+}
+
+void Router::AddStreaming(std::string method, std::string pattern, Handler handler,
+                          ErrorBodyStyle style, uint64_t max_body_bytes) {
+  Add(std::move(method), std::move(pattern), std::move(handler), style);
+  routes_.back().stream_limit = max_body_bytes;
+}
+
+bool Router::Matches(const Route& route, const std::vector<std::string>& segments,
+                     std::map<std::string, std::string, std::less<>>* params) {
+  if (route.segments.size() != segments.size()) return false;
+  for (size_t i = 0; i < route.segments.size(); ++i) {
+    const std::string& want = route.segments[i];
+    if (want.size() > 2 && want.front() == '{' && want.back() == '}') {
+      if (params) (*params)[want.substr(1, want.size() - 2)] = segments[i];
+    } else if (want != segments[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<uint64_t> Router::StreamedBodyLimit(std::string_view method,
+                                                  std::string_view path) const {
+  Result<std::vector<std::string>> segments = SplitPath(path);
+  if (!segments.ok()) return std::nullopt;
+  for (const Route& route : routes_) {
+    if (route.method == method && Matches(route, *segments, nullptr)) return route.stream_limit;
+  }
+  return std::nullopt;
 }
 
 void Router::SetPrefixStyle(std::string prefix, ErrorBodyStyle style) {
@@ -60,18 +90,8 @@ HttpResponse Router::Dispatch(HttpRequest& request, std::string* route_label) co
   if (!segments.ok()) return ErrorResponse(segments.error(), StyleForPath(request.path));
   std::vector<std::string> allowed;
   for (const Route& route : routes_) {
-    if (route.segments.size() != segments->size()) continue;
     std::map<std::string, std::string, std::less<>> params;
-    bool match = true;
-    for (size_t i = 0; i < route.segments.size() && match; ++i) {
-      const std::string& want = route.segments[i];
-      if (want.size() > 2 && want.front() == '{' && want.back() == '}') {
-        params[want.substr(1, want.size() - 2)] = (*segments)[i];
-      } else {
-        match = want == (*segments)[i];
-      }
-    }
-    if (!match) continue;
+    if (!Matches(route, *segments, &params)) continue;
     if (route.method != request.method) {
       allowed.push_back(route.method);
       continue;

@@ -9,9 +9,16 @@
 // hoglake contract's by default, the Hotdata API's for its routes); an
 // unmatched path takes the style of the longest registered prefix. The
 // matched pattern is reported as the route label for metrics.
+//
+// A streaming route (AddStreaming) reads its request body as it arrives
+// (HttpRequest::body_stream) instead of whole beforehand, bounded by the
+// route's own limit rather than the server's body limit: for uploads,
+// whose bodies may be far larger than any body held in memory.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +38,13 @@ class Router {
  public:
   void Add(std::string method, std::string pattern, Handler handler,
            ErrorBodyStyle style = ErrorBodyStyle::kHoglake);
+  // A route whose handler reads its body from `body_stream`; bodies past
+  // `max_body_bytes` are refused 413 as soon as that is known.
+  void AddStreaming(std::string method, std::string pattern, Handler handler,
+                    ErrorBodyStyle style, uint64_t max_body_bytes);
+  // The body limit when (method, path) is a streaming route; nullopt when
+  // its body is read whole (or no route matches).
+  std::optional<uint64_t> StreamedBodyLimit(std::string_view method, std::string_view path) const;
   // Paths starting with `prefix` that match no route (404, 405) answer in
   // `style`.
   void SetPrefixStyle(std::string prefix, ErrorBodyStyle style);
@@ -48,7 +62,12 @@ class Router {
     std::vector<std::string> segments;  // "{name}" binds a parameter
     Handler handler;
     ErrorBodyStyle style;
+    std::optional<uint64_t> stream_limit;  // streaming routes
   };
+  // Whether `route` matches `segments`, binding its parameters into
+  // `params` (when not null).
+  static bool Matches(const Route& route, const std::vector<std::string>& segments,
+                      std::map<std::string, std::string, std::less<>>* params);
   ErrorBodyStyle StyleForPath(std::string_view path) const;
 
   std::vector<Route> routes_;

@@ -31,6 +31,31 @@ HttpResponse UploadResponse(int status, std::string_view id_key, const query::Up
   return HttpResponse::Json(status, w.Take());
 }
 
+// The request body as the upload store reads it: streamed on the streaming
+// routes (the body is written as it arrives), else the body read whole.
+query::ByteSource BodySource(HttpRequest& req) {
+  if (req.body_stream) {
+    return [stream = req.body_stream](std::string* piece) { return stream->Next(piece); };
+  }
+  return [&req, done = false](std::string* piece) mutable -> Result<bool> {
+    if (done) return false;
+    done = true;
+    *piece = std::move(req.body);
+    return true;
+  };
+}
+
+// Body limits of the streaming routes: a raw upload's, and a presigned
+// PUT's (one part, or a single upload).
+uint64_t RawUploadLimit(const query::UploadStore* uploads) {
+  return static_cast<uint64_t>(uploads ? uploads->options().max_raw_bytes
+                                       : query::UploadStoreOptions().max_raw_bytes);
+}
+uint64_t PutLimit(const query::UploadStore* uploads) {
+  return static_cast<uint64_t>(uploads ? uploads->options().max_single_bytes
+                                       : query::UploadStoreOptions().max_single_bytes);
+}
+
 // The URL the client PUTs part `part` (0: the whole single upload) to.
 std::string PutUrl(const query::UploadStore& uploads, const HttpRequest& req,
                    const std::string& upload_id, int64_t part) {
@@ -95,16 +120,17 @@ Result<int64_t> PartNumber(const HttpRequest& req) {
 }
 
 void RegisterSessions(Router& router, query::UploadStore* uploads) {
-  router.Add(
+  router.AddStreaming(
       "POST", "/v1/files",
       [uploads](HttpRequest& req) -> Result<HttpResponse> {
         if (!uploads) return NoUploads();
         std::optional<std::string> content_type;
         if (auto v = req.Header("content-type")) content_type = std::string(*v);
-        HOGLAKE_ASSIGN_OR_RETURN(query::UploadRecord u, uploads->CreateRaw(content_type, req.body));
+        HOGLAKE_ASSIGN_OR_RETURN(query::UploadRecord u,
+                                 uploads->CreateRaw(content_type, BodySource(req)));
         return UploadResponse(201, "id", u);
       },
-      kHotdata);
+      kHotdata, RawUploadLimit(uploads));
   router.Add(
       "POST", "/v1/uploads",
       [uploads](HttpRequest& req) -> Result<HttpResponse> {
@@ -145,7 +171,7 @@ void RegisterSessions(Router& router, query::UploadStore* uploads) {
 }
 
 void RegisterTransfers(Router& router, query::UploadStore* uploads) {
-  router.Add(
+  router.AddStreaming(
       "PUT", std::string(kPresignedPutPattern),
       [uploads](HttpRequest& req) -> Result<HttpResponse> {
         if (!uploads) return NoUploads();
@@ -155,12 +181,12 @@ void RegisterTransfers(Router& router, query::UploadStore* uploads) {
         }
         HOGLAKE_ASSIGN_OR_RETURN(int64_t part, PartNumber(req));
         HOGLAKE_ASSIGN_OR_RETURN(std::string etag,
-                                 uploads->PutBytes(req.Param("upload_id"), part, req.body));
+                                 uploads->PutBytes(req.Param("upload_id"), part, BodySource(req)));
         HttpResponse r = HttpResponse::Text(200, "");
         r.headers.emplace_back("ETag", etag);
         return r;
       },
-      kHotdata);
+      kHotdata, PutLimit(uploads));
   router.Add(
       "POST", "/v1/uploads/{upload_id}/parts",
       [uploads](HttpRequest& req) -> Result<HttpResponse> {

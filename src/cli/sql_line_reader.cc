@@ -3,13 +3,16 @@
 
 #include <fcntl.h>
 #include <histedit.h>
+#include <poll.h>
 #include <pwd.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
+#include <cwchar>
 
 #include "cli/sql_interrupt.h"
 #include "common/config.h"
@@ -50,6 +53,7 @@ class TerminalReader : public LineReader {
     el_set(editor_, EL_PROMPT, &TerminalReader::Prompt);
     el_set(editor_, EL_EDITOR, "emacs");
     el_set(editor_, EL_HIST, history, history_);
+    el_set(editor_, EL_GETCFN, &TerminalReader::ReadChar);
     // libedit restores the terminal around signals (and passes them on).
     el_set(editor_, EL_SIGNAL, 1);
     el_source(editor_, nullptr);
@@ -68,7 +72,9 @@ class TerminalReader : public LineReader {
     int interrupts;
     {
       InterruptScope scope(InterruptScope::Mode::kPrompt);
+      scope_ = &scope;
       text = el_gets(editor_, &count);
+      scope_ = nullptr;
       interrupts = scope.count();
     }
     if (interrupts > 0) {
@@ -95,6 +101,48 @@ class TerminalReader : public LineReader {
     return const_cast<char*>(static_cast<TerminalReader*>(data)->prompt_->c_str());
   }
 
+  // The editor's input: one character from stdin (UTF-8 decoded as the
+  // locale says), or -1 (EINTR) once Ctrl-C was pressed, which ends
+  // el_gets. Waiting on the scope's wake_fd too, a Ctrl-C that lands before
+  // the read starts is not lost.
+  static int ReadChar(EditLine* editor, wchar_t* out) {
+    void* data = nullptr;
+    el_get(editor, EL_CLIENTDATA, &data);
+    const InterruptScope* scope = static_cast<TerminalReader*>(data)->scope_;
+    char bytes[MB_LEN_MAX];
+    size_t length = 0;
+    while (true) {
+      if (scope != nullptr && scope->count() > 0) {
+        errno = EINTR;
+        return -1;
+      }
+      struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0},
+                              {scope != nullptr ? scope->wake_fd() : -1, POLLIN, 0}};
+      if (poll(fds, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        return -1;
+      }
+      if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = read(STDIN_FILENO, &bytes[length], 1);
+      if (n == 0) return 0;
+      if (n < 0) {
+        if (errno == EINTR || errno == EAGAIN) continue;
+        return -1;
+      }
+      ++length;
+      std::mbstate_t state{};
+      wchar_t decoded = 0;
+      const size_t used = std::mbrtowc(&decoded, bytes, length, &state);
+      if (used == static_cast<size_t>(-2) && length < sizeof bytes) continue;  // more to come
+      if (used == static_cast<size_t>(-1) || used == static_cast<size_t>(-2)) {
+        length = 0;  // not a character in this locale: dropped
+        continue;
+      }
+      *out = decoded;
+      return 1;
+    }
+  }
+
   // Adds a non-blank line to the history and saves the file (readable by
   // its owner only: queries can hold secrets).
   void Remember(const std::string& text) {
@@ -110,6 +158,7 @@ class TerminalReader : public LineReader {
   const std::string primary_;
   const std::string continuation_;
   const std::string* prompt_ = &primary_;
+  const InterruptScope* scope_ = nullptr;  // while el_gets runs
   const std::string history_file_;
   History* history_ = nullptr;
   EditLine* editor_ = nullptr;

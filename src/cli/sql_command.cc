@@ -91,9 +91,9 @@ class StatementRunner {
       result = session_.Execute(statement);
       outcome.interrupted = watch.Finish();
     }
-    const double millis = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - started)
-                              .count();
+    const double millis =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     if (!result.ok()) {
       PrintError(result.error());
       return outcome;
@@ -260,8 +260,8 @@ int RunSql(const SqlOptions& options) {
   if (!binary) return RunLines(*reader, false, runner);
   const std::vector<std::string> statements = ReadStatements(*reader);
   if (statements.size() != 1) {
-    std::cerr << "hoglake sql: --format " << options.format << " writes one result, but the input holds "
-              << statements.size() << " statements\n";
+    std::cerr << "hoglake sql: --format " << options.format
+              << " writes one result, but the input holds " << statements.size() << " statements\n";
     return 2;
   }
   return runner.Run(statements[0]).ok ? 0 : 1;
@@ -271,7 +271,8 @@ int RunSql(const SqlOptions& options) {
 
 void RegisterSqlCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<SqlOptions>();
-  CLI::App* sql = app.add_subcommand("sql", "Run SQL over the lake (in this process): a query, a script, or a prompt");
+  CLI::App* sql = app.add_subcommand(
+      "sql", "Run SQL over the lake (in this process): a query, a script, or a prompt");
   sql->add_option("--data-dir", options->data_dir,
                   "Data directory of a running `hoglake serve` (its embedded PostgreSQL)");
   sql->add_option("--database-url", options->database_url, "The catalog database");
@@ -279,7 +280,8 @@ void RegisterSqlCommand(CLI::App& app, CommandContext& context) {
   sql->add_option("--schema", options->schema, "Default schema (namespace)");
   sql->add_option("--snapshot", options->snapshot, "Read the catalog at this snapshot id");
   sql->add_option("--format", options->format, "table, csv, json, jsonl, arrow or parquet")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSqlFormats), std::end(kSqlFormats))));
+      ->check(
+          CLI::IsMember(std::vector<std::string>(std::begin(kSqlFormats), std::end(kSqlFormats))));
   sql->add_option("--output,-o", options->output, "Write the result to this file");
   sql->add_option("-f,--file", options->file, "Run the statements of this file");
   sql->add_option("query", options->query,

@@ -40,7 +40,9 @@ class StreamReader : public LineReader {
 class TerminalReader : public LineReader {
  public:
   TerminalReader(const std::string& name, std::string history_file)
-      : primary_(name + "=> "), continuation_(name + "-> "), history_file_(std::move(history_file)) {
+      : primary_(name + "=> "),
+        continuation_(name + "-> "),
+        history_file_(std::move(history_file)) {
     // Multibyte input (UTF-8) needs the user's character type.
     std::setlocale(LC_CTYPE, "");
     history_ = history_init();

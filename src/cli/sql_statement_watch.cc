@@ -60,8 +60,7 @@ void StatementWatch::Watch() {
   }
 }
 
-void StatementWatch::Draw(std::chrono::steady_clock::duration elapsed, int frame,
-                          bool cancelling) {
+void StatementWatch::Draw(std::chrono::steady_clock::duration elapsed, int frame, bool cancelling) {
   static const char kFrames[] = {'|', '/', '-', '\\'};
   const double seconds = std::chrono::duration<double>(elapsed).count();
   const std::string rows = Grouped(session_.RowsScannedSoFar());

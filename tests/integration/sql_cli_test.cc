@@ -57,8 +57,8 @@ std::string SlowQuery() {
 }
 
 std::vector<std::string> SqlArgs(const std::string& catalog) {
-  return {"sql", "--data-dir", ServerEnvironment::data_dir(), "--catalog", catalog, "--schema",
-          "ns"};
+  return {"sql",      "--data-dir", ServerEnvironment::data_dir(), "--catalog", catalog,
+          "--schema", "ns"};
 }
 
 // `hoglake` with stdout and stderr (and stdin, unless a file is given) on a
@@ -152,7 +152,9 @@ class TerminalCli {
 
  private:
   void ReadSome() {
-    struct pollfd fd {master_, POLLIN, 0};
+    struct pollfd fd {
+      master_, POLLIN, 0
+    };
     if (poll(&fd, 1, 100) <= 0) return;
     char buffer[4096];
     const ssize_t n = read(master_, buffer, sizeof buffer);
@@ -294,8 +296,7 @@ TEST_F(SqlCliTest, PromptRunsEditsCancelsAndKeepsHistory) {
     cli.Type(SlowQuery() + ";\r");
     ASSERT_TRUE(cli.Expect("rows scanned")) << cli.shown();
     cli.Type("\x03");
-    ASSERT_TRUE(cli.Expect("ERROR 57014: canceling statement due to user request"))
-        << cli.shown();
+    ASSERT_TRUE(cli.Expect("ERROR 57014: canceling statement due to user request")) << cli.shown();
     ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
     cli.Type("SELECT 4 AS four;\r");
     ASSERT_TRUE(cli.Expect("four")) << cli.shown();

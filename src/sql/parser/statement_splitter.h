@@ -37,10 +37,18 @@ class StatementSplitter {
   void Clear();
 
  private:
-  enum class State { kCode, kSingleQuote, kEscapeQuote, kDoubleQuote, kDollarQuote, kLineComment, kBlockComment };
+  enum class State {
+    kCode,
+    kSingleQuote,
+    kEscapeQuote,
+    kDoubleQuote,
+    kDollarQuote,
+    kLineComment,
+    kBlockComment
+  };
 
-  std::string buffer_;   // text since the last complete statement
-  size_t scanned_ = 0;   // buffer_[0, scanned_) is classified
+  std::string buffer_;  // text since the last complete statement
+  size_t scanned_ = 0;  // buffer_[0, scanned_) is classified
   State state_ = State::kCode;
   std::string dollar_tag_;  // "$tag$" while in kDollarQuote
   int comment_depth_ = 0;   // nesting while in kBlockComment

@@ -8,7 +8,7 @@ HOGLAKE_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HOGLAKE_APT_PACKAGES=(
   g++ cmake ninja-build ccache pkg-config git
   libgtest-dev libgmock-dev
-  libcli11-dev
+  libcli11-dev libedit-dev
   flatbuffers-compiler libflatbuffers-dev
   rapidjson-dev
   libpq-dev postgresql-15

@@ -1,44 +1,52 @@
-// `hoglake sql`: one SQL query over the lake, run in this process by the
-// SQL engine (src/sql) against the catalog database directly:
+// `hoglake sql`: SQL queries over the lake, run in this process by the SQL
+// engine (src/sql) against the catalog database directly:
 //
 //   hoglake sql [--data-dir DIR | --database-url URL] [--catalog C]
 //               [--schema S] [--snapshot N]
 //               [--format table|csv|json|jsonl|arrow|parquet] [--output FILE]
-//               (QUERY | -f FILE)
+//               [QUERY | -f FILE]
 //
 // --data-dir reads the catalog of a `hoglake serve --data-dir DIR` (its
 // embedded PostgreSQL must be running); --database-url any catalog
-// database. Names in QUERY are catalog.schema.table, or shorter with
-// --catalog (and --schema, default "public"). The result prints as an
-// aligned table with a row count and the time taken (psql's look), CSV with
-// a header, JSON lines (json and jsonl alike), or the result as an Arrow IPC
-// stream or a Parquet file (--output, or stdout when it is not a terminal).
-// A name the defaults do not resolve is looked up across the lake (the one
-// table of that name). Errors print with their SQLSTATE and exit 1; bad
-// usage exits 2.
+// database. Names are catalog.schema.table, or shorter with --catalog (and
+// --schema, default "public"); a name the defaults do not resolve is looked
+// up across the lake (the one table of that name). Results are written as
+// sql_output.h says.
+//
+// Without QUERY the statements come from FILE, or from stdin: piped, they
+// run in order, each as its ';' arrives; on a terminal, an interactive
+// prompt reads them (sql_line_reader.h), with \q, quit, exit or Ctrl-D to
+// leave. Ctrl-C cancels the running statement (sql_statement_watch.h),
+// which fails with 57014; at the prompt it clears what was typed. On a
+// terminal a spinner on stderr shows a long statement's time and rows
+// scanned.
+//
+// Errors print with their SQLSTATE. Exit codes: 0 every statement ran, 1 a
+// statement failed or was cancelled (a script stops there; the prompt goes
+// on and exits 0), 2 bad usage (no statement at all, say).
 #include <CLI/CLI.hpp>
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "catalog/catalog_service.h"
 #include "catalog/lake_tables.h"
 #include "cli/commands.h"
-#include "columnar/ipc/ipc_writer.h"
-#include "common/json_writer.h"
-#include "parquet/writer.h"
+#include "cli/sql_line_reader.h"
+#include "cli/sql_output.h"
+#include "cli/sql_statement_watch.h"
 #include "pg/embedded_postgres.h"
 #include "pg/pg_pool.h"
 #include "sql/engine.h"
-#include "sql/types/value.h"
+#include "sql/parser/statement_splitter.h"
 #include "storage/s3_config.h"
 
 namespace hoglake::cli {
@@ -56,140 +64,155 @@ struct SqlOptions {
   std::string query;
 };
 
-std::vector<std::vector<std::string>> Cells(const sql::QueryResult& result,
-                                            std::vector<std::vector<bool>>* nulls) {
-  std::vector<std::vector<std::string>> rows;
-  for (const columnar::RecordBatch& batch : result.batches) {
-    for (int64_t r = 0; r < batch.num_rows; ++r) {
-      std::vector<std::string> row;
-      std::vector<bool> null_row;
-      for (size_t c = 0; c < result.columns.size(); ++c) {
-        sql::Value v = sql::ValueAt(*batch.columns[c], r, result.columns[c].type);
-        null_row.push_back(v.is_null);
-        row.push_back(v.is_null ? "" : sql::ValueToString(v));
-      }
-      rows.push_back(std::move(row));
-      nulls->push_back(std::move(null_row));
-    }
-  }
-  return rows;
+void PrintError(const Error& e) {
+  std::cerr << "ERROR";
+  if (!e.detail.sqlstate.empty()) std::cerr << " " << e.detail.sqlstate;
+  std::cerr << ": " << e.message << "\n";
 }
 
-void PrintTable(const sql::QueryResult& result, double millis) {
-  std::vector<std::vector<bool>> nulls;
-  std::vector<std::vector<std::string>> rows = Cells(result, &nulls);
-  std::vector<size_t> width;
-  for (const sql::ResultColumn& c : result.columns) width.push_back(c.name.size());
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
-  }
-  auto line = [&](const std::vector<std::string>& cells, bool numeric_right) {
-    std::string out;
-    for (size_t c = 0; c < cells.size(); ++c) {
-      out += c == 0 ? " " : " | ";
-      bool right = numeric_right && result.columns[c].type.is_numeric_kind();
-      std::string pad(width[c] - cells[c].size(), ' ');
-      out += right ? pad + cells[c] : cells[c] + pad;
-    }
-    std::cout << out << "\n";
+// Runs statements one at a time on one session and writes their results.
+class StatementRunner {
+ public:
+  StatementRunner(sql::Session& session, const std::string& format, std::ostream& out)
+      : session_(session), format_(format), out_(out), spinner_(isatty(STDERR_FILENO) == 1) {}
+
+  struct Outcome {
+    bool ok = false;           // it ran and its result was written
+    bool interrupted = false;  // Ctrl-C while it ran (it was cancelled)
   };
-  std::vector<std::string> header;
-  for (const sql::ResultColumn& c : result.columns) header.push_back(c.name);
-  line(header, false);
-  std::string rule;
-  for (size_t c = 0; c < width.size(); ++c)
-    rule += (c == 0 ? "-" : "-+-") + std::string(width[c], '-');
-  std::cout << rule << "-\n";
-  for (const auto& row : rows) line(row, true);
-  std::cout << "(" << rows.size() << (rows.size() == 1 ? " row)" : " rows)") << "\n";
-  char time[64];
-  std::snprintf(time, sizeof(time), "Time: %.3f ms\n", millis);
-  std::cout << time;
+
+  // Runs `statement`; its result goes to the output, its error to stderr.
+  Outcome Run(const std::string& statement) {
+    Outcome outcome;
+    const auto started = std::chrono::steady_clock::now();
+    Result<sql::QueryResult> result = MakeError(ErrorCode::kInternal, "not run");
+    {
+      StatementWatch watch(session_, spinner_);
+      result = session_.Execute(statement);
+      outcome.interrupted = watch.Finish();
+    }
+    const double millis =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    if (!result.ok()) {
+      PrintError(result.error());
+      return outcome;
+    }
+    Status written = WriteSqlResult(*result, format_, millis, out_);
+    if (!written.ok()) {
+      std::cerr << "hoglake sql: " << written.error().message << "\n";
+      return outcome;
+    }
+    outcome.ok = true;
+    return outcome;
+  }
+
+ private:
+  sql::Session& session_;
+  const std::string format_;
+  std::ostream& out_;
+  const bool spinner_;
+};
+
+enum class LineCommand { kNone, kQuit, kUnknown };
+
+// A line that is a command rather than SQL (only between statements):
+// \q, quit and exit leave; any other backslash command is unknown.
+LineCommand CommandOf(const std::string& line) {
+  const size_t begin = line.find_first_not_of(" \t");
+  if (begin == std::string::npos) return LineCommand::kNone;
+  std::string word = line.substr(begin, line.find_last_not_of(" \t;") + 1 - begin);
+  if (word == "\\q" || word == "quit" || word == "exit") return LineCommand::kQuit;
+  return word[0] == '\\' ? LineCommand::kUnknown : LineCommand::kNone;
 }
 
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-void PrintCsv(const sql::QueryResult& result) {
-  std::vector<std::vector<bool>> nulls;
-  std::vector<std::vector<std::string>> rows = Cells(result, &nulls);
-  for (size_t c = 0; c < result.columns.size(); ++c) {
-    std::cout << (c ? "," : "") << CsvField(result.columns[c].name);
-  }
-  std::cout << "\n";
-  for (const auto& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) std::cout << (c ? "," : "") << CsvField(row[c]);
-    std::cout << "\n";
-  }
-}
-
-void PrintJson(const sql::QueryResult& result) {
-  std::vector<std::vector<bool>> nulls;
-  std::vector<std::vector<std::string>> rows = Cells(result, &nulls);
-  for (size_t r = 0; r < rows.size(); ++r) {
-    JsonWriter json;
-    json.BeginObject();
-    for (size_t c = 0; c < rows[r].size(); ++c) {
-      json.Key(result.columns[c].name);
-      if (nulls[r][c]) {
-        json.Null();
-      } else {
-        json.String(rows[r][c]);
+// Runs the statements read from `reader` in order, each as its ';' arrives.
+// A script (not interactive) stops at its first failed or interrupted
+// statement and returns 1; it returns 2 when it held no statement (and no
+// \q), else 0; its last statement may omit the ';'. The prompt reports
+// errors and goes on, a Ctrl-C dropping the rest of the line; it returns 0
+// at \q or Ctrl-D.
+int RunLines(LineReader& reader, bool interactive, StatementRunner& runner) {
+  sql::StatementSplitter splitter;
+  bool anything = false;
+  while (true) {
+    const InputLine line = reader.Read(splitter.Pending());
+    if (line.kind == InputLine::Kind::kEnd) break;
+    if (line.kind == InputLine::Kind::kInterrupted) {
+      splitter.Clear();
+      continue;
+    }
+    if (!splitter.Pending()) {
+      const LineCommand command = CommandOf(line.text);
+      if (command == LineCommand::kQuit) return 0;
+      if (command == LineCommand::kUnknown) {
+        std::cerr << "hoglake sql: unknown command " << line.text << " (\\q quits)\n";
+        if (!interactive) return 1;
+        continue;
       }
     }
-    json.EndObject();
-    std::cout << json.Take() << "\n";
-  }
-}
-
-Status WriteBinary(const sql::QueryResult& result, const std::string& format, std::ostream& out) {
-  auto sink = [&out](std::string_view bytes) -> Status {
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) return MakeError(ErrorCode::kIoError, "writing the result failed");
-    return Status::Ok();
-  };
-  if (format == "arrow") {
-    columnar::IpcStreamWriter writer(sink);
-    HOGLAKE_RETURN_IF_ERROR(writer.Start(*result.schema));
-    for (const columnar::RecordBatch& b : result.batches)
-      HOGLAKE_RETURN_IF_ERROR(writer.WriteBatch(b));
-    return writer.Close();
-  }
-  HOGLAKE_ASSIGN_OR_RETURN(auto writer, parquet::ParquetWriter::OpenSink(sink, result.schema));
-  for (const columnar::RecordBatch& b : result.batches)
-    HOGLAKE_RETURN_IF_ERROR(writer->WriteBatch(b));
-  return writer->Close().status();
-}
-
-int RunSql(SqlOptions options) {
-  if (!options.file.empty()) {
-    if (!options.query.empty()) {
-      std::cerr << "hoglake sql: give the query or -f FILE, not both\n";
-      return 2;
+    for (const std::string& statement : splitter.Feed(line.text + "\n")) {
+      anything = true;
+      const StatementRunner::Outcome outcome = runner.Run(statement);
+      if (!interactive && (!outcome.ok || outcome.interrupted)) return 1;
+      if (outcome.interrupted) {
+        splitter.Clear();
+        break;
+      }
     }
-    std::ifstream in(options.file);
-    if (!in) {
-      std::cerr << "hoglake sql: cannot read " << options.file << "\n";
-      return 1;
-    }
-    options.query.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  if (options.query.empty()) {
-    std::cerr << "hoglake sql: give a query (or -f FILE)\n";
+  if (interactive) return 0;
+  if (std::optional<std::string> last = splitter.Finish()) {
+    const StatementRunner::Outcome outcome = runner.Run(*last);
+    return outcome.ok && !outcome.interrupted ? 0 : 1;
+  }
+  if (!anything) {
+    std::cerr << "hoglake sql: give a query (or -f FILE, or statements on stdin)\n";
     return 2;
   }
-  const bool binary = options.format == "arrow" || options.format == "parquet";
+  return 0;
+}
+
+// Every statement `reader` yields, read before any runs (a binary format
+// writes one result, so its input must hold exactly one).
+std::vector<std::string> ReadStatements(LineReader& reader) {
+  sql::StatementSplitter splitter;
+  std::vector<std::string> statements;
+  while (true) {
+    const InputLine line = reader.Read(splitter.Pending());
+    if (line.kind != InputLine::Kind::kLine) break;
+    if (!splitter.Pending() && CommandOf(line.text) == LineCommand::kQuit) break;
+    for (std::string& s : splitter.Feed(line.text + "\n")) statements.push_back(std::move(s));
+  }
+  if (std::optional<std::string> last = splitter.Finish()) statements.push_back(*last);
+  return statements;
+}
+
+int RunSql(const SqlOptions& options) {
+  if (!options.file.empty() && !options.query.empty()) {
+    std::cerr << "hoglake sql: give the query or -f FILE, not both\n";
+    return 2;
+  }
+  const bool binary = IsBinarySqlFormat(options.format);
   if (binary && options.output.empty() && isatty(STDOUT_FILENO)) {
     std::cerr << "hoglake sql: --format " << options.format
               << " writes binary: give --output FILE or redirect stdout\n";
     return 2;
+  }
+  const bool interactive =
+      options.query.empty() && options.file.empty() && isatty(STDIN_FILENO) == 1;
+  if (interactive && binary) {
+    std::cerr << "hoglake sql: --format " << options.format
+              << " writes one result: give the query or -f FILE\n";
+    return 2;
+  }
+  std::ifstream script;
+  if (!options.file.empty()) {
+    script.open(options.file);
+    if (!script) {
+      std::cerr << "hoglake sql: cannot read " << options.file << "\n";
+      return 1;
+    }
   }
   std::string conninfo = options.database_url;
   if (conninfo.empty()) {
@@ -215,51 +238,41 @@ int RunSql(SqlOptions options) {
   }
   session_options.s3 = *s3;
   sql::Session session(session_options);
-  const auto started = std::chrono::steady_clock::now();
-  auto result = session.Execute(options.query);
-  const double millis =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  if (!result.ok()) {
-    const Error& e = result.error();
-    std::cerr << "ERROR";
-    if (!e.detail.sqlstate.empty()) std::cerr << " " << e.detail.sqlstate;
-    std::cerr << ": " << e.message << "\n";
-    return 1;
-  }
+
   std::ofstream file;
-  std::streambuf* saved = nullptr;
   if (!options.output.empty()) {
     file.open(options.output, std::ios::binary | std::ios::trunc);
     if (!file) {
       std::cerr << "hoglake sql: cannot write " << options.output << "\n";
       return 1;
     }
-    saved = std::cout.rdbuf(file.rdbuf());
   }
-  Status written = Status::Ok();
-  if (binary) {
-    written = WriteBinary(*result, options.format, std::cout);
-  } else if (options.format == "csv") {
-    PrintCsv(*result);
-  } else if (options.format == "json" || options.format == "jsonl") {
-    PrintJson(*result);
-  } else {
-    PrintTable(*result, millis);
+  std::ostream& out = options.output.empty() ? std::cout : file;
+  StatementRunner runner(session, options.format, out);
+  if (!options.query.empty()) return runner.Run(options.query).ok ? 0 : 1;
+  if (interactive) {
+    std::unique_ptr<LineReader> prompt = TerminalLineReader(
+        options.catalog.empty() ? "hoglake" : options.catalog, DefaultHistoryFile());
+    return RunLines(*prompt, true, runner);
   }
-  std::cout.flush();
-  if (saved) std::cout.rdbuf(saved);
-  if (!written.ok()) {
-    std::cerr << "hoglake sql: " << written.error().message << "\n";
-    return 1;
+  std::unique_ptr<LineReader> reader =
+      StreamLineReader(options.file.empty() ? std::cin : static_cast<std::istream&>(script));
+  if (!binary) return RunLines(*reader, false, runner);
+  const std::vector<std::string> statements = ReadStatements(*reader);
+  if (statements.size() != 1) {
+    std::cerr << "hoglake sql: --format " << options.format
+              << " writes one result, but the input holds " << statements.size() << " statements\n";
+    return 2;
   }
-  return 0;
+  return runner.Run(statements[0]).ok ? 0 : 1;
 }
 
 }  // namespace
 
 void RegisterSqlCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<SqlOptions>();
-  CLI::App* sql = app.add_subcommand("sql", "Run a SQL query over the lake (in this process)");
+  CLI::App* sql = app.add_subcommand(
+      "sql", "Run SQL over the lake (in this process): a query, a script, or a prompt");
   sql->add_option("--data-dir", options->data_dir,
                   "Data directory of a running `hoglake serve` (its embedded PostgreSQL)");
   sql->add_option("--database-url", options->database_url, "The catalog database");
@@ -267,10 +280,12 @@ void RegisterSqlCommand(CLI::App& app, CommandContext& context) {
   sql->add_option("--schema", options->schema, "Default schema (namespace)");
   sql->add_option("--snapshot", options->snapshot, "Read the catalog at this snapshot id");
   sql->add_option("--format", options->format, "table, csv, json, jsonl, arrow or parquet")
-      ->check(CLI::IsMember({"table", "csv", "json", "jsonl", "arrow", "parquet"}));
+      ->check(
+          CLI::IsMember(std::vector<std::string>(std::begin(kSqlFormats), std::end(kSqlFormats))));
   sql->add_option("--output,-o", options->output, "Write the result to this file");
-  sql->add_option("-f,--file", options->file, "Read the query from this file");
-  sql->add_option("query", options->query, "The SQL query");
+  sql->add_option("-f,--file", options->file, "Run the statements of this file");
+  sql->add_option("query", options->query,
+                  "The SQL query (none: statements from stdin, or a prompt on a terminal)");
   sql->callback([options, &context] { context.exit_code = RunSql(*options); });
 }
 

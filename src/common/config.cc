@@ -52,6 +52,8 @@ constexpr std::array kVariables = {
                 "name=value settings passed to the embedded PostgreSQL"},
     EnvVariable{"HOGLAKE_EXPIRY_INTERVAL_MS", "60000",
                 "cadence of the background expiry and cleanup sweep (0 = off)"},
+    EnvVariable{"HOGLAKE_HISTORY", "~/.hoglake_history",
+                "the history file of `hoglake sql`'s interactive prompt"},
     EnvVariable{"HOGLAKE_HTTP_HEADER_TIMEOUT_MS", "10000",
                 "time a client has to send a request's headers (else 408)"},
     EnvVariable{"HOGLAKE_HTTP_KEEP_ALIVE_TIMEOUT_MS", "60000",

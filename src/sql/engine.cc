@@ -116,6 +116,7 @@ Result<QueryResult> Session::Execute(std::string_view sql) {
 
 Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) {
   cancelled_ = false;
+  rows_scanned_so_far_ = 0;
   HOGLAKE_ASSIGN_OR_RETURN(std::vector<ast::Statement> statements, ParseSql(sql));
   if (statements.empty()) {
     return SqlError(SqlErrorKind::kSyntaxError, "empty query: there is no statement to run");
@@ -134,6 +135,7 @@ Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) 
   auto make_context = [&]() {
     auto ctx = std::make_unique<ExecContext>();
     ctx->cancelled = &cancelled_;
+    ctx->rows_scanned_so_far = &rows_scanned_so_far_;
     ctx->memory_budget_bytes = options_.memory_budget_bytes;
     ctx->stores = stores_.get();
     ctx->threads = options_.threads;

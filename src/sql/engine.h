@@ -19,7 +19,8 @@
 //
 // Errors carry an SQLSTATE (sql_error.h). Execute may be called from any
 // thread; a Session runs one statement at a time. Cancel() from another
-// thread stops the running statement within a batch (57014).
+// thread stops the running statement within a batch (57014), and
+// RowsScannedSoFar() reports its progress while it runs.
 #pragma once
 
 #include <atomic>
@@ -108,6 +109,9 @@ class Session {
   Result<ExecutionStats> Execute(std::string_view sql, ResultSink& sink);
   // Stops the statement running now (if any) at its next batch boundary.
   void Cancel();
+  // Rows the running (or last) statement's table scans have decoded so far;
+  // safe to call from any thread while Execute runs.
+  int64_t RowsScannedSoFar() const { return rows_scanned_so_far_.load(); }
 
   const SessionOptions& options() const { return options_; }
 
@@ -115,6 +119,7 @@ class Session {
   SessionOptions options_;
   std::unique_ptr<StoreResolver> stores_;
   std::atomic<bool> cancelled_{false};
+  std::atomic<int64_t> rows_scanned_so_far_{0};
 };
 
 }  // namespace hoglake::sql

@@ -347,6 +347,31 @@ TEST_F(EngineTest, CancelStopsARunningQueryQuickly) {
   EXPECT_EQ(RunValue(session, "SELECT count(*) FROM wide"), "20000");
 }
 
+// RowsScannedSoFar is live: a watcher sees the scans' rows while the
+// statement is still running (it ends only when cancelled).
+TEST_F(EngineTest, RowsScannedSoFarReportsProgressWhileRunning) {
+  std::vector<TestRow> rows;
+  for (int i = 0; i < 20000; ++i) rows.push_back({std::to_string(i), "1"});
+  lake_.CreateTable("progress", {{"k", columnar::Int64()}, {"g", columnar::Int32()}});
+  lake_.Append("progress", rows);
+  Session session(lake_.MakeSessionOptions());
+  EXPECT_EQ(RunValue(session, "SELECT count(*) FROM progress"), "20000");
+  EXPECT_EQ(session.RowsScannedSoFar(), 20000);
+  int64_t seen = 0;
+  std::thread watcher([&] {
+    for (int i = 0; i < 3000 && seen == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      seen = session.RowsScannedSoFar();
+    }
+    session.Cancel();
+  });
+  std::string answer =
+      RunValue(session, "SELECT count(*) FROM progress a, progress b WHERE a.k + b.k < 0");
+  watcher.join();
+  EXPECT_EQ(answer, "ERROR 57014: canceling statement due to user request");
+  EXPECT_GE(seen, 20000);
+}
+
 TEST_F(EngineTest, MemoryBudgetFailsTheQueryClearly) {
   std::vector<TestRow> rows;
   for (int i = 0; i < 50000; ++i) rows.push_back({std::to_string(i), "1"});

@@ -56,6 +56,15 @@ struct ExecContext {
   // What the statement's table scans read, summed over every scan.
   std::atomic<int64_t> rows_scanned{0};
   std::atomic<int64_t> bytes_scanned{0};
+  // The session's live progress counter (Session::RowsScannedSoFar), shared
+  // by every context of one statement; may be null.
+  std::atomic<int64_t>* rows_scanned_so_far = nullptr;
+
+  // Counts `rows` decoded by a table scan, in this run and live progress.
+  void CountScanned(int64_t rows) {
+    rows_scanned += rows;
+    if (rows_scanned_so_far != nullptr) *rows_scanned_so_far += rows;
+  }
 
   // Fails with 57014 once the run is cancelled.
   Status CheckCancelled() const;

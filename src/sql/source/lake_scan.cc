@@ -200,7 +200,7 @@ class FileScan {
   Result<RecordBatch> Read(int index) {
     HOGLAKE_ASSIGN_OR_RETURN(RecordBatch group, reader_->ReadRowGroup(index));
     ++counters_.row_groups_total;
-    ctx_.rows_scanned += group.num_rows;
+    ctx_.CountScanned(group.num_rows);
     HOGLAKE_ASSIGN_OR_RETURN(RecordBatch batch, Assemble(group));
     for (const BoundExprPtr& filter : plan_.scan->filters) {
       if (batch.num_rows == 0) break;

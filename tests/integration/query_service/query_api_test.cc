@@ -677,7 +677,7 @@ TEST(QueryApiCliTest, SqlQueryRunsAndResultsCommands) {
   EXPECT_EQ(ReadFile(dir + "/r.parquet").substr(0, 4), "PAR1");
   EXPECT_EQ(run("sql " + data_dir + " 'SELECT 1/0'", "err"), 1);
   EXPECT_NE(ReadFile(dir + "/err.err").find("22012"), std::string::npos);
-  EXPECT_EQ(run("sql " + data_dir, "usage"), 2);
+  EXPECT_EQ(run("sql " + data_dir + " </dev/null", "usage"), 2);  // no statement at all
 
   const std::string run_id = Submit(ServerEnvironment::base_url(), "SELECT 5 AS five");
   ApiResponse done = AwaitRun(ServerEnvironment::base_url(), run_id);

@@ -3,6 +3,7 @@
 // tests/sql_oracle checks the same against a real server).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -370,6 +371,48 @@ TEST_F(EngineTest, RowsScannedSoFarReportsProgressWhileRunning) {
   watcher.join();
   EXPECT_EQ(answer, "ERROR 57014: canceling statement due to user request");
   EXPECT_GE(seen, 20000);
+}
+
+// Records the largest batch a statement hands its sink, and the total.
+class BatchSizeSink : public ResultSink {
+ public:
+  Status Start(const std::vector<ResultColumn>&, const columnar::SchemaPtr&) override {
+    return Status::Ok();
+  }
+  Status Batch(columnar::RecordBatch batch) override {
+    largest = std::max(largest, batch.num_rows);
+    total += batch.num_rows;
+    return Status::Ok();
+  }
+  int64_t largest = 0;
+  int64_t total = 0;
+};
+
+// A join that multiplies rows emits its pairs in bounded chunks, never the
+// product of a whole probe batch at once (a 2,000-row batch joined with
+// 2,000 rows would otherwise be one batch of four million pairs).
+TEST_F(EngineTest, JoinsEmitBoundedChunksOfTheirProduct) {
+  std::vector<TestRow> rows;
+  for (int i = 0; i < 2000; ++i) rows.push_back({std::to_string(i), "1"});
+  lake_.CreateTable("many", {{"k", columnar::Int64()}, {"g", columnar::Int32()}});
+  lake_.Append("many", rows);
+  Session session(lake_.MakeSessionOptions());
+  for (const char* sql : {"SELECT a.k, b.k FROM many a, many b",
+                          "SELECT a.k, b.k FROM many a JOIN many b ON a.g = b.g",
+                          "SELECT a.k, b.k FROM many a LEFT JOIN many b ON a.g = b.g AND b.k >= 0"}) {
+    BatchSizeSink sink;
+    Result<ExecutionStats> stats = session.Execute(sql, sink);
+    ASSERT_TRUE(stats.ok()) << sql << ": " << stats.error().ToString();
+    EXPECT_EQ(sink.total, 4000000) << sql;
+    // A chunk stops at 65,536 pairs after the left row that reached them,
+    // which adds at most one row's 2,000 matches.
+    EXPECT_LE(sink.largest, 65536 + 2000) << sql;
+  }
+  EXPECT_EQ(RunValue(session, "SELECT count(*) FROM many a JOIN many b ON a.g = b.g WHERE a.k < 3"),
+            "6000");
+  EXPECT_EQ(RunValue(session, "SELECT count(*) FROM many a WHERE EXISTS "
+                              "(SELECT 1 FROM many b WHERE b.g = a.g AND b.k > a.k)"),
+            "1999");
 }
 
 TEST_F(EngineTest, MemoryBudgetFailsTheQueryClearly) {

@@ -4,8 +4,11 @@
 // condition, then shaped by the join kind: inner pairs; left/full add left
 // rows without a match padded with NULLs; right/full emit build rows never
 // matched at the end; semi keeps each left row with a match once, anti each
-// without. Without equi keys every pair is a candidate (a nested-loop join),
-// taken in slices that bound the pairs materialized at once.
+// without. Without equi keys every pair is a candidate (a nested-loop join).
+// A left batch is probed in chunks of at most kMaxPairsPerChunk candidate
+// pairs, each emitted before the next is made, so a join that multiplies
+// rows (a cross join, a key repeated on both sides) holds one chunk at a
+// time, not the product of a whole batch.
 #include <unordered_map>
 
 #include "columnar/concat.h"
@@ -20,7 +23,9 @@ namespace {
 using columnar::ArrayPtr;
 using columnar::RecordBatch;
 
-constexpr int64_t kMaxPairsPerSlice = 65536;
+// The most candidate pairs one probe step materializes (one left row's
+// matches may exceed it).
+constexpr int64_t kMaxPairsPerChunk = 65536;
 
 class JoinOperator : public PhysicalOperator {
  public:
@@ -39,14 +44,26 @@ class JoinOperator : public PhysicalOperator {
       HOGLAKE_RETURN_IF_ERROR(Build());
       built_ = true;
     }
-    while (!left_done_) {
-      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[0]->Next());
-      if (!batch) {
-        left_done_ = true;
-        break;
+    while (true) {
+      if (!probing_) {
+        if (left_done_) break;
+        HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+        HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[0]->Next());
+        if (!batch) {
+          left_done_ = true;
+          break;
+        }
+        if (batch->num_rows == 0) continue;
+        probe_keys_.clear();
+        for (const BoundExprPtr& k : plan_.left_keys) {
+          HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, *batch));
+          probe_keys_.push_back(std::move(v));
+        }
+        probing_ = std::move(batch);
+        probe_pos_ = 0;
       }
-      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> out, Probe(*batch));
+      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> out, ProbeChunk());
       if (out && out->num_rows > 0) return Emit(std::move(out));
     }
     JoinKind kind = plan_.join_kind;
@@ -162,45 +179,47 @@ class JoinOperator : public PhysicalOperator {
     return Emit(MakeBatch(std::move(columns), rows));
   }
 
-  Result<std::optional<RecordBatch>> Probe(const RecordBatch& left) {
+  // The next chunk of the batch being probed: left rows from probe_pos_ on
+  // until their candidate pairs reach kMaxPairsPerChunk (at least one left
+  // row), checked and shaped. Each left row's pairs are all in one chunk, so
+  // left, semi and anti joins decide a row within its chunk.
+  Result<std::optional<RecordBatch>> ProbeChunk() {
+    const RecordBatch& left = *probing_;
+    int64_t start = probe_pos_;
+    int64_t end = start;
     std::vector<int64_t> cand_left, cand_right;
     if (!plan_.left_keys.empty()) {
-      std::vector<ArrayPtr> keys;
-      for (const BoundExprPtr& k : plan_.left_keys) {
-        HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, left));
-        keys.push_back(std::move(v));
-      }
       std::string key;
-      for (int64_t i = 0; i < left.num_rows; ++i) {
+      for (; end < left.num_rows; ++end) {
+        if (end > start && static_cast<int64_t>(cand_left.size()) >= kMaxPairsPerChunk) break;
         key.clear();
-        if (AppendRowKey(keys, key_types_, i, &key)) continue;
+        if (AppendRowKey(probe_keys_, key_types_, end, &key)) continue;
         auto it = table_.find(key);
         if (it == table_.end()) continue;
         for (int64_t r : it->second) {
+          cand_left.push_back(end);
+          cand_right.push_back(r);
+        }
+      }
+    } else {
+      // Nested loop: a slice of left rows against every build row.
+      int64_t slice = std::max<int64_t>(1, kMaxPairsPerChunk / std::max<int64_t>(build_rows_, 1));
+      end = std::min(left.num_rows, start + slice);
+      for (int64_t i = start; i < end; ++i) {
+        for (int64_t r = 0; r < build_rows_; ++r) {
           cand_left.push_back(i);
           cand_right.push_back(r);
         }
       }
-      HOGLAKE_RETURN_IF_ERROR(FilterPairs(left, &cand_left, &cand_right));
-      return Finish(left, cand_left, cand_right);
     }
-    // Nested loop: slices of left rows against every build row.
-    int64_t slice = std::max<int64_t>(1, kMaxPairsPerSlice / std::max<int64_t>(build_rows_, 1));
-    for (int64_t start = 0; start < left.num_rows; start += slice) {
-      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-      std::vector<int64_t> sl, sr;
-      int64_t end = std::min(left.num_rows, start + slice);
-      for (int64_t i = start; i < end; ++i) {
-        for (int64_t r = 0; r < build_rows_; ++r) {
-          sl.push_back(i);
-          sr.push_back(r);
-        }
-      }
-      HOGLAKE_RETURN_IF_ERROR(FilterPairs(left, &sl, &sr));
-      cand_left.insert(cand_left.end(), sl.begin(), sl.end());
-      cand_right.insert(cand_right.end(), sr.begin(), sr.end());
+    probe_pos_ = end;
+    HOGLAKE_RETURN_IF_ERROR(FilterPairs(left, &cand_left, &cand_right));
+    Result<std::optional<RecordBatch>> out = Finish(left, start, end, cand_left, cand_right);
+    if (probe_pos_ >= left.num_rows) {
+      probing_.reset();
+      probe_keys_.clear();
     }
-    return Finish(left, cand_left, cand_right);
+    return out;
   }
 
   Status FilterPairs(const RecordBatch& left, std::vector<int64_t>* pl,
@@ -227,29 +246,26 @@ class JoinOperator : public PhysicalOperator {
     return Status::Ok();
   }
 
-  Result<std::optional<RecordBatch>> Finish(const RecordBatch& left,
+  // Shapes the checked pairs of left rows [start, end).
+  Result<std::optional<RecordBatch>> Finish(const RecordBatch& left, int64_t start, int64_t end,
                                             const std::vector<int64_t>& pl,
                                             const std::vector<int64_t>& pr) {
     JoinKind kind = plan_.join_kind;
-    std::vector<bool> left_matched(left.num_rows, false);
-    for (int64_t i : pl) left_matched[i] = true;
+    std::vector<bool> left_matched(end - start, false);
+    for (int64_t i : pl) left_matched[i - start] = true;
     for (int64_t r : pr) matched_[r] = true;
     std::vector<int64_t> left_only;
-    if (kind == JoinKind::kSemi) {
-      for (int64_t i = 0; i < left.num_rows; ++i) {
-        if (left_matched[i]) left_only.push_back(i);
+    if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
+      bool keep_matched = kind == JoinKind::kSemi;
+      for (int64_t i = start; i < end; ++i) {
+        if (left_matched[i - start] == keep_matched) left_only.push_back(i);
       }
-      return Shape({}, {}, {}, &left, left_only);
-    }
-    if (kind == JoinKind::kAnti) {
-      for (int64_t i = 0; i < left.num_rows; ++i) {
-        if (!left_matched[i]) left_only.push_back(i);
-      }
+      if (left_only.empty()) return EndOfStream();
       return Shape({}, {}, {}, &left, left_only);
     }
     if (kind == JoinKind::kLeft || kind == JoinKind::kFull) {
-      for (int64_t i = 0; i < left.num_rows; ++i) {
-        if (!left_matched[i]) left_only.push_back(i);
+      for (int64_t i = start; i < end; ++i) {
+        if (!left_matched[i - start]) left_only.push_back(i);
       }
     }
     if (pl.empty() && left_only.empty()) return EndOfStream();
@@ -263,6 +279,10 @@ class JoinOperator : public PhysicalOperator {
   bool built_ = false;
   bool left_done_ = false;
   bool emitted_unmatched_ = false;
+  // The left batch being probed, its probe keys and the next row to probe.
+  std::optional<RecordBatch> probing_;
+  std::vector<ArrayPtr> probe_keys_;
+  int64_t probe_pos_ = 0;
   RecordBatch build_;
   int64_t build_rows_ = 0;
   std::vector<bool> matched_;

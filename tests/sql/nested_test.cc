@@ -52,6 +52,27 @@ TEST_F(NestedTest, SelectsAndPassesThrough) {
   EXPECT_EQ(Run("SELECT nums FROM n WHERE id = 1 UNION ALL SELECT nums FROM n WHERE id = 4"),
             (Rows{"{1,2,3}", "{7}"}));
   EXPECT_EQ(Value("SELECT count(tags) FROM n"), "3");
+  EXPECT_EQ(Run("SELECT id, nums, row_number() OVER (ORDER BY id DESC), "
+                "first_value(tags) OVER (ORDER BY id) FROM n ORDER BY id"),
+            (Rows{"1|{1,2,3}|4|{red,\"big one\"}", "2|{NULL,5}|3|{red,\"big one\"}",
+                  "3|NULL|2|{red,\"big one\"}", "4|{7}|1|{red,\"big one\"}"}));
+  EXPECT_EQ(Run("VALUES (ARRAY[1, 2]), (NULL)"), (Rows{"{1,2}", "NULL"}));
+  EXPECT_EQ(Run("WITH w AS (SELECT id, s FROM n) SELECT (w.s).b FROM w WHERE id = 2"),
+            (Rows{"y z"}));
+}
+
+// Files written before a promotion (integer[] → bigint[]) or before a
+// struct gained a member are read as the table's current type.
+TEST_F(NestedTest, OlderFilesReadAsTheCurrentType) {
+  using namespace columnar;
+  lake_.PromoteColumn("n", "nums", List(Int64()));
+  lake_.PromoteColumn("n", "s",
+                      Struct({Field{"a", Int64(), true, {}}, Field{"b", Utf8(), true, {}},
+                              Field{"c", Float64(), true, {}}}));
+  lake_.Append("n", {{"5", "{}", "{9000000000}", "(1,b,2.5)", "{}"}});
+  session_ = std::make_unique<Session>(lake_.MakeSessionOptions());
+  EXPECT_EQ(Run("SELECT id, nums, nums[1] + 1, s, (s).c FROM n WHERE id IN (1, 5) ORDER BY id"),
+            (Rows{"1|{1,2,3}|2|(10,x,)|NULL", "5|{9000000000}|9000000001|(1,b,2.5)|2.5"}));
 }
 
 TEST_F(NestedTest, NullTests) {
@@ -155,6 +176,14 @@ TEST_F(NestedTest, WholeValueComparisonsAreRefused) {
             "ERROR 0A000: INTERSECT over integer[] values is not supported");
   EXPECT_EQ(Value("SELECT id FROM n WHERE nums = ARRAY[7]"),
             "ERROR 0A000: comparing values of type integer[] is not supported");
+  for (const char* sql : {"SELECT id FROM n WHERE nums IN (ARRAY[7])",
+                          "SELECT nums IS DISTINCT FROM ARRAY[7] FROM n",
+                          "SELECT NULLIF(nums, ARRAY[7]) FROM n",
+                          "SELECT GREATEST(nums, nums) FROM n",
+                          "SELECT a.id FROM n a JOIN n b ON a.nums = b.nums",
+                          "SELECT id FROM n WHERE s = s"}) {
+    EXPECT_EQ(Value(sql).substr(0, 12), "ERROR 0A000:") << sql << ": " << Value(sql);
+  }
   EXPECT_EQ(Value("SELECT max(tags) FROM n"),
             "ERROR 42883: function max(text[]) does not exist");
   EXPECT_EQ(Value("SELECT row_number() OVER (ORDER BY nums) FROM n"),

@@ -4,7 +4,9 @@
 // is found under its new name, a column added after a file was written
 // reads as NULL, and a column whose type was promoted (int → long, float →
 // double, a wider decimal) or stored in another timestamp unit is widened to
-// the table's type. Pushed-down filters are applied to every batch.
+// the table's type — inside lists, maps and structs too, whose members are
+// found by field id (by name in files without nested ids; a struct member
+// added later reads as NULL). Pushed-down filters are applied to every batch.
 #include <condition_variable>
 #include <cstring>
 #include <deque>

@@ -410,7 +410,7 @@ def string_pad_and_cast(t):
                     prio=o.o_orderpriority.rpad(20, "."))
 
 
-@case(refused="string_to_array(text, text) is not supported yet")  # array values
+@case()
 def string_group_by_prefix(t):
     l = t.lineitem
     return l.group_by(word=l.l_comment.split(" ")[0]).aggregate(n=l.count())

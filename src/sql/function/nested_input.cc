@@ -165,6 +165,10 @@ class NestedReader {
     while (pos_ < text_.size()) {
       char c = text_[pos_];
       if (c == '"') {
+        // In arrays and maps a quoted element is the whole element.
+        if (type.id != SqlTypeId::kComposite && (token.quoted || !token.text.empty())) {
+          return Malformed(type);
+        }
         ++pos_;
         token.quoted = true;
         while (true) {
@@ -185,6 +189,12 @@ class NestedReader {
           }
         }
         kept = token.text.size();
+        if (type.id != SqlTypeId::kComposite) {
+          SkipSpace();
+          if (pos_ < text_.size() && stops.find(text_[pos_]) == std::string_view::npos) {
+            return Malformed(type);
+          }
+        }
         continue;
       }
       if (stops.find(c) != std::string_view::npos) break;

@@ -1,8 +1,9 @@
 // Nested values from text, PostgreSQL's input functions for them:
 //
 //   array_in   "{1,2,NULL}", "{\"a b\",c}", "{}": braces around elements
-//              separated by commas; an element is double-quoted (with '\'
-//              escaping any character) or bare (white space around it
+//              separated by commas; an element is double-quoted whole (with
+//              '\' escaping any character; text after the closing quote is
+//              malformed) or bare (white space around it
 //              trimmed, '\' escaping); a bare NULL (any case) is NULL. Each
 //              element is read by its type's own input function. For an
 //              array of arrays, an element may itself be a braced list.

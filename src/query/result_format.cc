@@ -39,6 +39,34 @@ void AppendJsonCell(const sql::Value& v, std::string* out) {
     case sql::SqlTypeId::kNumeric:
       *out += sql::ValueToString(v);
       return;
+    case sql::SqlTypeId::kArray:
+      *out += '[';
+      for (size_t i = 0; i < v.elements.size(); ++i) {
+        if (i > 0) *out += ',';
+        AppendJsonCell(v.elements[i], out);
+      }
+      *out += ']';
+      return;
+    case sql::SqlTypeId::kComposite:
+      *out += '{';
+      for (size_t i = 0; i < v.elements.size(); ++i) {
+        if (i > 0) *out += ',';
+        AppendJsonString(v.type.members[i].first, out);
+        *out += ':';
+        AppendJsonCell(v.elements[i], out);
+      }
+      *out += '}';
+      return;
+    case sql::SqlTypeId::kMap:
+      *out += '{';
+      for (size_t i = 0; i + 1 < v.elements.size(); i += 2) {
+        if (i > 0) *out += ',';
+        AppendJsonString(sql::ValueToString(v.elements[i]), out);
+        *out += ':';
+        AppendJsonCell(v.elements[i + 1], out);
+      }
+      *out += '}';
+      return;
     default:
       AppendJsonString(sql::ValueToString(v), out);
   }
@@ -110,6 +138,10 @@ std::vector<sql::SqlType> ResultColumnTypes(const columnar::Schema& schema,
   for (size_t c = 0; c < schema.fields.size(); ++c) {
     if (c < columns.size() && columns[c].type == "interval") {
       types.push_back(sql::SqlType::Of(sql::SqlTypeId::kInterval));
+      continue;
+    }
+    if (c < columns.size() && columns[c].type == "interval[]") {
+      types.push_back(sql::SqlType::Array(sql::SqlType::Of(sql::SqlTypeId::kInterval)));
       continue;
     }
     Result<sql::SqlType> type = sql::SqlTypeOfField(schema.fields[c]);

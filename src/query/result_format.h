@@ -5,9 +5,12 @@
 //   json      {"result_id", "status": "ready", "columns", "nullable",
 //             "rows": [[…]], "row_count"}: row-major values — booleans,
 //             integers and numerics as JSON numbers, NaN/±Infinity as null,
-//             everything else in PostgreSQL's text form
+//             arrays as JSON arrays, composites as objects by field name,
+//             maps as objects keyed by the key's text form (members in the
+//             same forms), everything else in PostgreSQL's text form
 //   csv       a header row, then rows; LF line ends; fields quoted when they
-//             hold a comma, quote or line break; NULL and NaN empty
+//             hold a comma, quote or line break; NULL and NaN empty; nested
+//             values in PostgreSQL's text form ("{1,2}", "(1,x)")
 //   md        a GitHub pipe table
 // `offset` rows are skipped and at most `limit` rows rendered (nullopt =
 // to the end). The body comes as segments (the rows are never joined into

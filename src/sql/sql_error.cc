@@ -15,6 +15,7 @@ const std::vector<SqlErrorKindInfo>& AllSqlErrorKinds() {
       {K::kAmbiguousFunction, "42725", "ambiguous_function", C::kInvalidArgument},
       {K::kDuplicateAlias, "42712", "duplicate_alias", C::kInvalidArgument},
       {K::kDatatypeMismatch, "42804", "datatype_mismatch", C::kInvalidArgument},
+      {K::kIndeterminateDatatype, "42P18", "indeterminate_datatype", C::kInvalidArgument},
       {K::kGroupingError, "42803", "grouping_error", C::kInvalidArgument},
       {K::kInvalidColumnReference, "42P10", "invalid_column_reference", C::kInvalidArgument},
       {K::kCannotCoerce, "42846", "cannot_coerce", C::kInvalidArgument},

@@ -24,6 +24,7 @@ enum class SqlErrorKind {
   kAmbiguousFunction,        // 42725
   kDuplicateAlias,           // 42712
   kDatatypeMismatch,         // 42804
+  kIndeterminateDatatype,    // 42P18 (an empty ARRAY[])
   kGroupingError,            // 42803
   kInvalidColumnReference,   // 42P10 (ORDER BY 5 past the select list)
   kCannotCoerce,             // 42846

@@ -101,6 +101,58 @@ TEST_F(ResultFormatTest, ArrowIsAStreamWithRawFloats) {
   EXPECT_EQ(stream->first->fields[2].name, "s");
 }
 
+// List and struct columns survive the stored Parquet result and render as
+// JSON arrays and objects, PostgreSQL text in CSV, and nested Arrow.
+TEST_F(ResultFormatTest, NestedColumnsRenderInEveryFormat) {
+  auto schema = std::make_shared<columnar::Schema>();
+  auto list_type = columnar::List(columnar::Int64());
+  auto struct_type = columnar::Struct({columnar::Field{"a", columnar::Int32(), true, {}},
+                                       columnar::Field{"b", columnar::Utf8(), true, {}}});
+  schema->fields = {{"l", list_type, true, {}}, {"s", struct_type, true, {}}};
+  auto writer = store_->Create("rsltnested", schema);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  columnar::ListBuilder l(list_type);
+  columnar::StructBuilder s(struct_type);
+  l.Append();
+  l.value_builder<columnar::Int64Builder>().Append(1);
+  l.value_builder<columnar::Int64Builder>().AppendNull();
+  s.Append();
+  s.child<columnar::Int32Builder>(0).Append(7);
+  s.child<columnar::BinaryBuilder>(1).Append("x y");
+  l.AppendNull();
+  s.AppendNull();
+  l.Append();
+  s.Append();
+  s.child<columnar::Int32Builder>(0).AppendNull();
+  s.child<columnar::BinaryBuilder>(1).Append("q");
+  auto batch = columnar::MakeRecordBatch(schema, {*l.Finish(), *s.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  ASSERT_TRUE((*writer)->Write(*batch).ok());
+  auto written = (*writer)->Finish();
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  const std::vector<ResultColumnSpec> columns = {{"l", "bigint[]"}, {"s", "record(a integer, b text)"}};
+  auto render = [&](ResultFormat format) {
+    auto reader = store_->OpenReader(written->path);
+    EXPECT_TRUE(reader.ok());
+    auto rendered = RenderResult(**reader, columns, "rsltnested", format, 0, std::nullopt);
+    EXPECT_TRUE(rendered.ok()) << rendered.status().ToString();
+    std::string body;
+    for (const std::string& segment : rendered->segments) body += segment;
+    return body;
+  };
+  EXPECT_EQ(render(ResultFormat::kJson),
+            "{\"result_id\":\"rsltnested\",\"status\":\"ready\",\"columns\":[\"l\",\"s\"],"
+            "\"rows\":[[[1,null],{\"a\":7,\"b\":\"x y\"}],[null,null],[[],{\"a\":null,\"b\":\"q\"}]],"
+            "\"nullable\":[true,true],\"row_count\":3}");
+  EXPECT_EQ(render(ResultFormat::kCsv), "l,s\n\"{1,NULL}\",\"(7,\"\"x y\"\")\"\n,\n{},\"(,q)\"\n");
+  auto stream = columnar::ReadIpcStream(render(ResultFormat::kArrow));
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  EXPECT_EQ(stream->first->fields[0].type->id, columnar::TypeId::kList);
+  EXPECT_EQ(stream->first->fields[1].type->id, columnar::TypeId::kStruct);
+  ASSERT_EQ(stream->second.size(), 1u);
+  EXPECT_EQ(stream->second[0].num_rows, 3);
+}
+
 TEST_F(ResultFormatTest, NothingAppearsUntilFinish) {
   auto schema = std::make_shared<columnar::Schema>();
   schema->fields = {{"n", columnar::Int64(), true, {}}};

@@ -13,6 +13,7 @@
 #include "parquet/reader.h"
 #include "parquet/writer.h"
 #include "sql/function/cast.h"
+#include "sql/function/nested_input.h"
 #include "sql/sql_error.h"
 #include "sql/types/value.h"
 
@@ -26,6 +27,36 @@ template <typename T>
 T Take(Result<T> r) {
   if (!r.ok()) throw std::runtime_error(r.error().ToString());
   return std::move(*r);
+}
+
+// The catalog's column tree for an Arrow field: containers get their
+// children (list "element", map "key"/"value", struct members), each with a
+// field id from `next_id` (a parent's below its descendants').
+Result<catalog::ColumnNode> ColumnNodeOf(const columnar::Field& field, int32_t* next_id) {
+  catalog::ColumnNode node;
+  node.name = field.name;
+  node.nullable = field.nullable;
+  HOGLAKE_ASSIGN_OR_RETURN(node.type, iceberg::ColumnTypeFromArrow(field));
+  const columnar::DataType& type = *field.type;
+  std::vector<columnar::Field> members;
+  if (type.id == columnar::TypeId::kList) {
+    members.push_back(type.list_element());
+    members.back().name = "element";
+  } else if (type.id == columnar::TypeId::kStruct) {
+    members = type.children;
+  } else if (type.id == columnar::TypeId::kMap) {
+    members = {type.map_key(), type.map_value()};
+    members[0].name = "key";
+    members[1].name = "value";
+  }
+  for (size_t i = 0; i < members.size(); ++i) {
+    members[i].metadata.clear();
+    HOGLAKE_ASSIGN_OR_RETURN(catalog::ColumnNode child, ColumnNodeOf(members[i], next_id));
+    child.field_id = (*next_id)++;
+    child.ordinal = static_cast<int32_t>(i);
+    node.children.push_back(std::move(child));
+  }
+  return node;
 }
 
 }  // namespace
@@ -127,8 +158,11 @@ void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& row
     std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(field.type);
     for (const TestRow& row : rows) {
       const std::optional<std::string>& text = row.at(c);
-      Value v = text ? Take(CastValue(Value::Text(*text, SqlTypeId::kUnknown), type))
-                     : Value::Null(type);
+      // Nested values are written in their text forms (ValueToString's).
+      Value v = !text ? Value::Null(type)
+                : type.is_nested()
+                    ? Take(ParseNestedText(*text, type))
+                    : Take(CastValue(Value::Text(*text, SqlTypeId::kUnknown), type));
       if (type.id == SqlTypeId::kNumeric && !v.is_null && v.type.scale != type.scale) {
         v = Take(CastValue(v, type));
       }
@@ -214,11 +248,14 @@ Result<catalog::ResolvedTable> MemoryLake::Resolve(const std::string& catalog,
   out.info.name = table;
   out.info.namespace_name = namespace_name;
   for (size_t c = 0; c < it->second.columns.size(); ++c) {
-    catalog::ColumnNode node;
-    node.name = it->second.columns[c].name;
+    // Nested members get ids apart from the top-level ones (handed out from
+    // 1): 1000000·(column + 1) upwards.
+    int32_t member_id = 1000000 * (static_cast<int32_t>(c) + 1);
     HOGLAKE_ASSIGN_OR_RETURN(
-        node.type, iceberg::ColumnTypeFromArrow(columnar::Field{
-                       node.name, it->second.columns[c].type, true, it->second.metadata[c]}));
+        catalog::ColumnNode node,
+        ColumnNodeOf(columnar::Field{it->second.columns[c].name, it->second.columns[c].type, true,
+                                     it->second.metadata[c]},
+                     &member_id));
     node.field_id = it->second.field_ids[c];
     node.ordinal = static_cast<int32_t>(c);
     out.info.columns.push_back(node);

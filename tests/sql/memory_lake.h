@@ -38,7 +38,9 @@ class MemoryLake : public catalog::LakeTables {
   // Creates catalog "lake", namespace "public" table `name`.
   void CreateTable(const std::string& name, std::vector<TestColumn> columns);
   // Writes `rows` as one more Parquet file of the table (values parsed from
-  // text by the column's type) and registers it as a new snapshot.
+  // text by the column's type; list/struct/map columns in their text forms,
+  // "{1,NULL,3}", "(1,\"a b\")", "{k=v}", see function/nested_input.h) and
+  // registers it as a new snapshot.
   // Each file carries its column statistics (from its footer), as a
   // catalog file row does; row groups hold `row_group_rows` rows.
   void Append(const std::string& name, const std::vector<TestRow>& rows,

@@ -23,7 +23,9 @@
 // column's type: PostgreSQL reads it as a quoted literal in an INSERT,
 // MemoryLake casts it from text with the engine's own input functions.
 // Column types: smallint, integer, bigint, real, double precision,
-// numeric(p,s), date, timestamp, timestamptz, text, boolean, bytea.
+// numeric(p,s), date, timestamp, timestamptz, text, boolean, bytea, and
+// one-dimensional arrays of them ("integer[]": a list column in MemoryLake;
+// fields in array_in's form, '{1,NULL,"a b"}').
 //
 // Corpus files (corpus/*.test): records separated by blank lines.
 //

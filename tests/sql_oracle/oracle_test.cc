@@ -83,6 +83,9 @@ std::string ShownPath(const std::string& stem) {
 }
 
 columnar::DataTypePtr LakeType(const std::string& type) {
+  if (type.size() > 2 && type.ends_with("[]")) {
+    return columnar::List(LakeType(type.substr(0, type.size() - 2)));
+  }
   if (type == "smallint") return columnar::Int16();
   if (type == "integer") return columnar::Int32();
   if (type == "bigint") return columnar::Int64();

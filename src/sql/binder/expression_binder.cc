@@ -4,6 +4,7 @@
 
 #include "sql/execution/expression_evaluator.h"
 #include "sql/function/aggregate_function.h"
+#include "sql/function/array_functions.h"
 #include "sql/function/cast.h"
 #include "sql/function/scalar_function.h"
 #include "sql/function/window_function.h"
@@ -419,6 +420,49 @@ Result<BoundExprPtr> BindValueFunction(const ast::ValueFunction& f, ExprContext&
   }
 }
 
+// a[i], a[l:u], m[k], (s).f, applied left to right (array_functions.h).
+Result<BoundExprPtr> BindIndirection(const ast::Indirection& ind, ExprContext& ctx) {
+  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr base, BindExpression(*ind.arg, ctx));
+  // PostgreSQL reads a[i][j] as one subscript per dimension of one array;
+  // a subscript past an array's dimensions gives NULL.
+  bool past_dimensions = false;
+  for (const ast::IndirectionStep& step : ind.steps) {
+    switch (step.kind) {
+      case ast::IndirectionStep::kSubscript: {
+        HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpression(*step.lower, ctx));
+        if (past_dimensions || (base->type.id != SqlTypeId::kArray &&
+                                base->type.id != SqlTypeId::kMap && base->kind == BoundKind::kCall &&
+                                base->name == "[]" && base->args[0]->type.id == SqlTypeId::kArray)) {
+          past_dimensions = true;
+          base = MakeConstant(Value::Null(base->type));
+          continue;
+        }
+        HOGLAKE_ASSIGN_OR_RETURN(base, BindSubscript(std::move(base), std::move(index)));
+        break;
+      }
+      case ast::IndirectionStep::kSlice: {
+        BoundExprPtr lower, upper;
+        if (step.lower) {
+          HOGLAKE_ASSIGN_OR_RETURN(lower, BindExpression(*step.lower, ctx));
+        }
+        if (step.upper) {
+          HOGLAKE_ASSIGN_OR_RETURN(upper, BindExpression(*step.upper, ctx));
+        }
+        HOGLAKE_ASSIGN_OR_RETURN(base, BindSlice(std::move(base), std::move(lower), std::move(upper)));
+        break;
+      }
+      case ast::IndirectionStep::kField: {
+        HOGLAKE_ASSIGN_OR_RETURN(base, BindFieldSelect(std::move(base), step.field));
+        break;
+      }
+      case ast::IndirectionStep::kStar:
+        return SqlError(SqlErrorKind::kFeatureNotSupported, "(composite).* is not supported",
+                        Position(ind.location));
+    }
+  }
+  return base;
+}
+
 }  // namespace
 
 Result<BoundExprPtr> BindExpressionAt(const ast::Expr& expr, ExprContext& ctx);
@@ -567,29 +611,17 @@ Result<BoundExprPtr> BindExpressionAt(const ast::Expr& expr, ExprContext& ctx) {
                         ctx.clause, Position(expr.location));
       }
       return ctx.on_subquery(static_cast<const ast::Subquery&>(expr));
-    case ExprKind::kIndirection: {
-      // (f(…))[i] of the array functions whose element is computed directly.
-      const auto& ind = static_cast<const ast::Indirection&>(expr);
-      if (ind.arg->kind == ExprKind::kFunction && ind.steps.size() == 1 &&
-          ind.steps[0].kind == ast::IndirectionStep::kSubscript) {
-        const auto& call = static_cast<const ast::FunctionCall&>(*ind.arg);
-        if (!call.over && !call.star && !call.distinct && !call.filter && !call.within_group &&
-            call.order_by.empty() && !IsAggregateName(call.name.back())) {
-          std::vector<BoundExprPtr> args;
-          HOGLAKE_RETURN_IF_ERROR(BindList(call.args, ctx, &args).status());
-          HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr index, BindExpression(*ind.steps[0].lower, ctx));
-          return BindCallSubscript(call.name.back(), std::move(args), std::move(index));
-        }
-      }
-      return SqlError(SqlErrorKind::kFeatureNotSupported,
-                      "array, row and field access expressions are not supported yet",
-                      Position(expr.location));
+    case ExprKind::kIndirection:
+      return BindIndirection(static_cast<const ast::Indirection&>(expr), ctx);
+    case ExprKind::kArray: {
+      const auto& array = static_cast<const ast::ArrayExpr&>(expr);
+      std::vector<BoundExprPtr> elements;
+      HOGLAKE_RETURN_IF_ERROR(BindList(array.elements, ctx, &elements).status());
+      return BindArrayConstructor(std::move(elements));
     }
-    case ExprKind::kArray:
     case ExprKind::kRow:
       return SqlError(SqlErrorKind::kFeatureNotSupported,
-                      "array, row and field access expressions are not supported yet",
-                      Position(expr.location));
+                      "row constructors are not supported", Position(expr.location));
     case ExprKind::kValueFunction:
       return BindValueFunction(static_cast<const ast::ValueFunction&>(expr), ctx);
   }

@@ -84,7 +84,66 @@ Result<std::vector<columnar::RecordBatch>> DrainAll(PhysicalOperator& op, ExecCo
   return batches;
 }
 
+namespace {
+
+// Grouping, DISTINCT, set operations and sorting compare whole values;
+// arrays, composites and maps have no comparison here (0A000, never a
+// silently wrong grouping or order).
+Status CheckComparable(const SqlType& type, std::string_view what) {
+  if (!type.is_nested()) return Status::Ok();
+  return SqlError(SqlErrorKind::kFeatureNotSupported, what, " ", PgTypeName(type),
+                  " values is not supported");
+}
+
+Status CheckKeysComparable(const LogicalOp& plan) {
+  switch (plan.kind) {
+    case LogicalKind::kAggregate:
+      for (const BoundExprPtr& key : plan.group_keys) {
+        HOGLAKE_RETURN_IF_ERROR(CheckComparable(key->type, "grouping by"));
+      }
+      for (const BoundAggregate& agg : plan.aggregates) {
+        if (!agg.distinct) continue;
+        for (const BoundExprPtr& arg : agg.args) {
+          HOGLAKE_RETURN_IF_ERROR(CheckComparable(arg->type, "DISTINCT over"));
+        }
+      }
+      return Status::Ok();
+    case LogicalKind::kJoin:
+      for (const BoundExprPtr& key : plan.left_keys) {
+        HOGLAKE_RETURN_IF_ERROR(CheckComparable(key->type, "joining on"));
+      }
+      return Status::Ok();
+    case LogicalKind::kSort:
+      for (const SortKey& key : plan.sort_keys) {
+        HOGLAKE_RETURN_IF_ERROR(CheckComparable(key.expr->type, "ordering by"));
+      }
+      return Status::Ok();
+    case LogicalKind::kDistinct:
+      if (plan.distinct_keys.empty()) {
+        for (const OutputColumn& c : plan.output) {
+          HOGLAKE_RETURN_IF_ERROR(CheckComparable(c.type, "DISTINCT over"));
+        }
+      }
+      for (int k : plan.distinct_keys) {
+        HOGLAKE_RETURN_IF_ERROR(CheckComparable(plan.output[k].type, "DISTINCT ON"));
+      }
+      return Status::Ok();
+    case LogicalKind::kSetOp:
+      for (const OutputColumn& c : plan.output) {
+        HOGLAKE_RETURN_IF_ERROR(
+            CheckComparable(c.type, plan.set_op == SetOpKind::kIntersect ? "INTERSECT over"
+                                                                         : "EXCEPT over"));
+      }
+      return Status::Ok();
+    default:
+      return Status::Ok();
+  }
+}
+
+}  // namespace
+
 Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, ExecContext& ctx) {
+  HOGLAKE_RETURN_IF_ERROR(CheckKeysComparable(plan));
   std::vector<std::unique_ptr<PhysicalOperator>> children;
   for (const LogicalOpPtr& child : plan.children) {
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*child, ctx));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "sql/function/array_functions.h"
 #include "sql/function/builtins.h"
 #include "sql/function/cast.h"
 #include "sql/function/function_kernels.h"
@@ -440,7 +441,8 @@ bool IsScalarFunctionName(std::string_view name) {
   }
   return name == "abs" || name == "round" || name == "floor" || name == "ceil" ||
          name == "ceiling" || name == "sqrt" || name == "extract" || name == "date_part" ||
-         name == "date_trunc" || name == "concat" || IsBuiltinFunctionName(name);
+         name == "date_trunc" || name == "concat" || IsArrayFunctionName(name) ||
+         IsBuiltinFunctionName(name);
 }
 
 Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<BoundExprPtr> args) {
@@ -455,6 +457,7 @@ Result<BoundExprPtr> BindScalarFunction(std::string_view name, std::vector<Bound
   if (name == "extract" || name == "date_part" || name == "date_trunc") {
     return BindFieldFunction(name, std::move(args));
   }
+  if (IsArrayFunctionName(name)) return BindArrayFunction(name, std::move(args));
   if (name == "concat") {
     // concat is VARIADIC: it needs at least one argument.
     if (args.empty()) return NoFunction(name, args);

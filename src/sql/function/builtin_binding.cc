@@ -28,7 +28,8 @@ SqlType Ty(T id) { return SqlType::Of(id); }
 const SqlType kText = Ty(T::kText), kInt = Ty(T::kInteger), kBig = Ty(T::kBigint),
               kDouble = Ty(T::kDouble), kBool = Ty(T::kBoolean), kNum = SqlType::Numeric(-1, 0),
               kNum16 = SqlType::Numeric(-1, 16), kDate = Ty(T::kDate), kTime = Ty(T::kTime),
-              kTs = Ty(T::kTimestamp), kTsTz = Ty(T::kTimestampTz), kInterval = Ty(T::kInterval);
+              kTs = Ty(T::kTimestamp), kTsTz = Ty(T::kTimestampTz), kInterval = Ty(T::kInterval),
+              kTextArray = SqlType::Array(kText);
 
 const std::vector<Overload>& Overloads() {
   static const std::vector<Overload> kOverloads = {
@@ -96,11 +97,12 @@ const std::vector<Overload>& Overloads() {
       {"regexp_replace", {kText, kText, kText, kText}, kText, &kRegexpReplace},
       {"regexp_count", {kText, kText}, kInt, &kRegexpCount},
       {"regexp_substr", {kText, kText}, kText, &kRegexpSubstr},
-      {"regexp_match", {kText, kText}, Ty(T::kArray), nullptr},
-      {"regexp_match", {kText, kText, kText}, Ty(T::kArray), nullptr},
-      {"regexp_split_to_array", {kText, kText}, Ty(T::kArray), nullptr},
-      {"regexp_split_to_array", {kText, kText, kText}, Ty(T::kArray), nullptr},
-      {"string_to_array", {kText, kText}, Ty(T::kArray), nullptr},
+      {"regexp_match", {kText, kText}, kTextArray, &kRegexpMatch},
+      {"regexp_match", {kText, kText, kText}, kTextArray, &kRegexpMatch},
+      {"regexp_split_to_array", {kText, kText}, kTextArray, &kRegexpSplitToArray},
+      {"regexp_split_to_array", {kText, kText, kText}, kTextArray, &kRegexpSplitToArray},
+      {"string_to_array", {kText, kText}, kTextArray, &kStringToArray},
+      {"string_to_array", {kText, kText, kText}, kTextArray, &kStringToArray},
   };
   return kOverloads;
 }
@@ -172,44 +174,6 @@ Result<std::vector<BoundExprPtr>> ResolveNamedArguments(std::string_view name,
     }
   }
   return out;
-}
-
-Result<BoundExprPtr> BindCallSubscript(std::string_view name, std::vector<BoundExprPtr> args,
-                                       BoundExprPtr index) {
-  if (index->type.id == T::kUnknown || index->type.id == T::kSmallint ||
-      index->type.id == T::kBigint) {
-    // A subscript is an integer (a bigint constant past its range is 22003).
-    HOGLAKE_ASSIGN_OR_RETURN(index, BindCast(index, kInt, false));
-  }
-  if (index->type.id != T::kInteger) {
-    return SqlError(SqlErrorKind::kDatatypeMismatch, "array subscript must have type integer");
-  }
-  const RowFunction* element = nullptr;
-  size_t max_args = 3;
-  if (name == "string_to_array") {
-    element = &kStringToArrayElement;
-    max_args = 2;
-  } else if (name == "regexp_match") {
-    element = &kRegexpMatchElement;
-  } else if (name == "regexp_split_to_array") {
-    element = &kRegexpSplitElement;
-  }
-  if (element == nullptr) {
-    return SqlError(SqlErrorKind::kFeatureNotSupported, "a subscript of ", name,
-                    "(…) is not supported (arrays are not supported yet)");
-  }
-  if (args.size() < 2 || args.size() > max_args) return NoFunction(name, args);
-  for (BoundExprPtr& arg : args) {
-    if (arg->type.id == T::kUnknown || arg->type.id == T::kJson) {
-      HOGLAKE_ASSIGN_OR_RETURN(arg, BindCast(arg, kText, true));
-    }
-    if (arg->type.id != T::kText) return NoFunction(name, args);
-  }
-  if (element != &kStringToArrayElement && args.size() == 2) {
-    args.push_back(MakeConstant(Value::Text("")));
-  }
-  args.push_back(index);
-  return MakeCall(element, std::move(args), kText);
 }
 
 bool IsBuiltinFunctionName(std::string_view name) {

@@ -13,7 +13,7 @@
 namespace hoglake::sql {
 
 // text_functions.cc
-extern const RowFunction kStartsWith, kLpad, kRpad, kSplitPart, kStringToArrayElement, kReverse,
+extern const RowFunction kStartsWith, kLpad, kRpad, kSplitPart, kStringToArray, kReverse,
     kRepeat, kAscii, kChr, kInitcap, kMd5, kTranslate, kLevenshtein;
 // The UTF-8 characters of `s`; the code point of one character (a code
 // point's UTF-8: AppendUtf8, common/encoding.h).
@@ -37,7 +37,7 @@ void ReadInterval(std::string_view bytes, int32_t* months, int32_t* days, int64_
 
 // regex_functions.cc
 extern const RowFunction kRegexMatchOperator, kRegexpLike, kRegexpReplace, kRegexpCount,
-    kRegexpSubstr, kRegexpMatchElement, kRegexpSplitElement;
+    kRegexpSubstr, kRegexpMatch, kRegexpSplitToArray;
 
 // The bound call of a built-in not in binding.cc's tables; nullopt when
 // `name` is none of them. Errors: 42883 when no overload fits, and the

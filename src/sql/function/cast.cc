@@ -8,6 +8,7 @@
 #include "columnar/builder.h"
 #include "columnar/json_rows.h"
 #include "sql/execution/vector_ops.h"
+#include "sql/function/nested_input.h"
 #include "sql/sql_error.h"
 #include "sql/types/value_text.h"
 
@@ -164,6 +165,8 @@ Result<Value> FromDouble(double d, const SqlType& to, int digits = DBL_DIG) {
 
 Result<Value> FromText(const std::string& text, const SqlType& to) {
   switch (to.id) {
+    case SqlTypeId::kArray:
+      return ParseNestedText(text, to);
     case SqlTypeId::kText:
     case SqlTypeId::kUnknown:
     case SqlTypeId::kJson:
@@ -262,6 +265,23 @@ Result<Value> FromText(const std::string& text, const SqlType& to) {
   }
 }
 
+// The array type a cast from `from` to the array type `to` produces: an
+// unconstrained numeric[] keeps the elements' scale (floats: the digits
+// their type keeps), as a scalar cast to numeric does.
+SqlType ArrayCastTarget(const SqlType& from, const SqlType& to) {
+  if (from.id != SqlTypeId::kArray || to.id != SqlTypeId::kArray ||
+      to.element().id != SqlTypeId::kNumeric || to.element().precision >= 0) {
+    return to;
+  }
+  SqlType target = to;
+  const SqlType& element = from.element();
+  target.members[0].second.scale = element.id == SqlTypeId::kNumeric ? element.scale
+                                   : element.id == SqlTypeId::kReal  ? FLT_DIG
+                                   : element.is_float()              ? DBL_DIG
+                                                                     : 0;
+  return target;
+}
+
 Error NoCast(const SqlType& from, const SqlType& to) {
   return SqlError(SqlErrorKind::kCannotCoerce, "cannot cast type ", PgTypeName(from), " to ",
                   PgTypeName(to));
@@ -269,8 +289,14 @@ Error NoCast(const SqlType& from, const SqlType& to) {
 
 bool CastExists(const SqlType& from, const SqlType& to) {
   if (from == to || from.id == SqlTypeId::kUnknown) return true;
-  if (to.id == SqlTypeId::kText) return !from.is_nested();
-  if (from.id == SqlTypeId::kText) return !to.is_nested();
+  // Every type has a text form; text is read back as an array (array_in),
+  // never as a composite or map (PostgreSQL names those types to do so).
+  if (to.id == SqlTypeId::kText) return true;
+  if (from.id == SqlTypeId::kText) return !to.is_nested() || to.id == SqlTypeId::kArray;
+  // Array coercion: element by element.
+  if (from.id == SqlTypeId::kArray && to.id == SqlTypeId::kArray) {
+    return CastExists(from.element(), to.element());
+  }
   if (NumericRank(from.id) > 0 && NumericRank(to.id) > 0) return true;
   if (DatetimeRank(from.id) > 0 && DatetimeRank(to.id) > 0) return true;
   if (from.id == SqlTypeId::kTimestamp && to.id == SqlTypeId::kTime) return true;
@@ -289,6 +315,9 @@ bool CanCastImplicitly(const SqlType& from, const SqlType& to) {
   if (fn > 0 && tn > 0) return fn < tn || (fn == 4 && tn == 4);
   int fd = DatetimeRank(from.id), td = DatetimeRank(to.id);
   if (fd > 0 && td > 0) return fd < td;
+  if (from.id == SqlTypeId::kArray && to.id == SqlTypeId::kArray) {
+    return CanCastImplicitly(from.element(), to.element());
+  }
   return false;
 }
 
@@ -335,6 +364,23 @@ Result<Value> CastValue(const Value& value, const SqlType& to) {
     // boolean's cast is booltext; its output function (ValueToString) says t/f.
     if (from.id == SqlTypeId::kBoolean) return Value::Text(value.b ? "true" : "false");
     return Value::Text(ValueToString(value));
+  }
+  if (from.id == SqlTypeId::kArray && to.id == SqlTypeId::kArray) {
+    // An unconstrained numeric element is carried at the array type's one
+    // scale: cast exactly to it.
+    const SqlType target = ArrayCastTarget(from, to);
+    Value out{target};
+    out.is_null = false;
+    SqlType element = target.element();
+    if (element.id == SqlTypeId::kNumeric && element.precision < 0) {
+      element.precision = kMaxNumericPrecision;
+    }
+    for (const Value& e : value.elements) {
+      HOGLAKE_ASSIGN_OR_RETURN(Value cast, CastValue(e, element));
+      cast.type = target.element();
+      out.elements.push_back(std::move(cast));
+    }
+    return out;
   }
   if (from.id == SqlTypeId::kBoolean) return Value::Integer(to.id, value.b ? 1 : 0);
   if (to.id == SqlTypeId::kBoolean) return Value::Boolean(value.i != 0);
@@ -400,10 +446,15 @@ Result<BoundExprPtr> BindCast(BoundExprPtr arg, const SqlType& to, bool explicit
   if (!explicit_cast && !CanCastImplicitly(arg->type, to)) return NoCast(arg->type, to);
   if (arg->kind == BoundKind::kConstant) {
     HOGLAKE_ASSIGN_OR_RETURN(Value v, CastValue(arg->value, to));
-    v.type = to.id == SqlTypeId::kNumeric && to.precision < 0 ? v.type : to;
+    // An unconstrained numeric (or numeric[]) keeps the scale the value has.
+    const bool own_scale =
+        (to.id == SqlTypeId::kNumeric && to.precision < 0) ||
+        (to.id == SqlTypeId::kArray && to.element().id == SqlTypeId::kNumeric &&
+         to.element().precision < 0);
+    if (!own_scale) v.type = to;
     return MakeConstant(std::move(v));
   }
-  SqlType target = to;
+  SqlType target = ArrayCastTarget(arg->type, to);
   if (to.id == SqlTypeId::kNumeric && to.precision < 0 && arg->type.id == SqlTypeId::kNumeric) {
     target.scale = arg->type.scale;
   }
@@ -480,10 +531,8 @@ Result<columnar::ArrayPtr> CastArray(const columnar::ArrayPtr& array, const SqlT
     }
     return out.Finish();
   }
-  if (from.is_nested() || to.is_nested()) {
-    if (from == to) return array;
-    return NoCast(from, to);
-  }
+  if (from == to) return array;
+  if (!CastExists(from, to)) return NoCast(from, to);
   std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(CarrierType(to));
   for (int64_t i = 0; i < rows; ++i) {
     Value v = ValueAt(*array, i, from);

@@ -1,11 +1,11 @@
 // The regular-expression functions over regex.h: the operators ~, ~*, !~,
 // !~* (call.name says which), regexp_like, regexp_replace (first match, or
 // every one with 'g'; after an empty match the search moves one character
-// on), regexp_count, regexp_substr, and the element a subscript picks of
-// regexp_match's and regexp_split_to_array's results
-// ((regexp_match(s, p))[i]: the captures, or the whole match when the
-// pattern has none; NULL without a match or past the ends). Compiled
+// on), regexp_count, regexp_substr, regexp_match (text[]: the first
+// match's captures, or the whole match when the pattern has none; NULL
+// without a match) and regexp_split_to_array (text[]). Compiled
 // patterns are cached per thread. NULL arguments give NULL.
+#include <optional>
 #include <unordered_map>
 
 #include "sql/function/builtins.h"
@@ -119,32 +119,52 @@ Result<Value> RegexpSubstrRow(const std::vector<Value>& a, const BoundExpr& call
   return TextValue(a[0].s.substr(m.begin, m.end - m.begin));
 }
 
-// (string, pattern, flags, index)
-Result<Value> RegexpMatchElementRow(const std::vector<Value>& a, const BoundExpr& call) {
+// The text[] a row function returns, from its pieces (nullopt: NULL).
+Value TextArray(const BoundExpr& call, const std::vector<std::optional<std::string>>& pieces) {
+  Value out{call.type};
+  out.is_null = false;
+  for (const std::optional<std::string>& p : pieces) {
+    out.elements.push_back(p ? TextValue(*p) : Value::Null(SqlType::Of(SqlTypeId::kText)));
+  }
+  return out;
+}
+
+// (string, pattern[, flags]): the first match's captures (the whole match
+// when the pattern has none); NULL without a match.
+Result<Value> RegexpMatchRow(const std::vector<Value>& a, const BoundExpr& call) {
   bool global;
   HOGLAKE_ASSIGN_OR_RETURN(auto re, PatternOf(a, 2, "regexp_match", false, &global));
   Regex::Match m;
   if (!re->Find(a[0].s, 0, true, &m)) return NullOf(call);
-  const int64_t i = a[3].i;
+  std::vector<std::optional<std::string>> pieces;
   if (re->captures() == 0) {
-    if (i != 1) return NullOf(call);
-    return TextValue(a[0].s.substr(m.begin, m.end - m.begin));
+    pieces.push_back(a[0].s.substr(m.begin, m.end - m.begin));
+  } else {
+    for (int i = 0; i < re->captures(); ++i) {
+      const auto [b, e] = m.captures[i];
+      if (b < 0) {
+        pieces.push_back(std::nullopt);
+      } else {
+        pieces.push_back(a[0].s.substr(b, e - b));
+      }
+    }
   }
-  if (i < 1 || i > re->captures() || m.captures[i - 1].first < 0) return NullOf(call);
-  const auto [b, e] = m.captures[i - 1];
-  return TextValue(a[0].s.substr(b, e - b));
+  return TextArray(call, pieces);
 }
 
-Result<Value> RegexpSplitElementRow(const std::vector<Value>& a, const BoundExpr& call) {
+// (string, pattern[, flags]): the text between matches.
+Result<Value> RegexpSplitToArrayRow(const std::vector<Value>& a, const BoundExpr& call) {
   bool global;
   HOGLAKE_ASSIGN_OR_RETURN(auto re, PatternOf(a, 2, "regexp_split_to_array", false, &global));
   const std::vector<Regex::Match> matches = AllMatches(*re, a[0].s, false, true);
-  const int64_t i = a[3].i;
-  if (i < 1 || i > static_cast<int64_t>(matches.size()) + 1) return NullOf(call);
-  const int64_t begin = i == 1 ? 0 : matches[i - 2].end;
-  const int64_t end =
-      i == static_cast<int64_t>(matches.size()) + 1 ? a[0].s.size() : matches[i - 1].begin;
-  return TextValue(a[0].s.substr(begin, end - begin));
+  std::vector<std::optional<std::string>> pieces;
+  int64_t begin = 0;
+  for (const Regex::Match& m : matches) {
+    pieces.push_back(a[0].s.substr(begin, m.begin - begin));
+    begin = m.end;
+  }
+  pieces.push_back(a[0].s.substr(begin));
+  return TextArray(call, pieces);
 }
 
 }  // namespace
@@ -154,8 +174,8 @@ const RowFunction kRegexpLike = MakeRowFunction("regexp_like", RegexpLikeRow);
 const RowFunction kRegexpReplace = MakeRowFunction("regexp_replace", RegexpReplaceRow);
 const RowFunction kRegexpCount = MakeRowFunction("regexp_count", RegexpCountRow);
 const RowFunction kRegexpSubstr = MakeRowFunction("regexp_substr", RegexpSubstrRow);
-const RowFunction kRegexpMatchElement = MakeRowFunction("regexp_match[]", RegexpMatchElementRow);
-const RowFunction kRegexpSplitElement =
-    MakeRowFunction("regexp_split_to_array[]", RegexpSplitElementRow);
+const RowFunction kRegexpMatch = MakeRowFunction("regexp_match", RegexpMatchRow);
+const RowFunction kRegexpSplitToArray =
+    MakeRowFunction("regexp_split_to_array", RegexpSplitToArrayRow);
 
 }  // namespace hoglake::sql

@@ -43,13 +43,6 @@ Result<std::vector<BoundExprPtr>> ResolveNamedArguments(std::string_view name,
                                                         std::vector<BoundExprPtr> args,
                                                         const std::vector<std::string>& names);
 
-// (f(args))[index] for the array-returning functions whose element the
-// engine computes without the array (string_to_array, regexp_match,
-// regexp_split_to_array); 0A000 for other functions (arrays are not values
-// the engine carries yet).
-Result<BoundExprPtr> BindCallSubscript(std::string_view name, std::vector<BoundExprPtr> args,
-                                       BoundExprPtr index);
-
 // Whether `name` is a scalar function we know (any overload).
 bool IsScalarFunctionName(std::string_view name);
 

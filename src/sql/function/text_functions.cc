@@ -4,9 +4,7 @@
 // U+10FFFF and surrogates are 54000, negative 22023), initcap (words are runs
 // of ASCII letters and digits), md5 (lower-case hex), translate, levenshtein
 // (fuzzystrmatch's: unit costs or the three given; arguments of at most 255
-// characters, else 22023), and the element of string_to_array's result that
-// a subscript picks ((string_to_array(s, d))[i]: the array itself is not a
-// value the engine carries yet).
+// characters, else 22023), and string_to_array (text[]).
 #include <algorithm>
 #include <string>
 
@@ -105,21 +103,29 @@ Result<Value> SplitPartRow(const std::vector<Value>& a, const BoundExpr&) {
   return TextValue(field);
 }
 
-Result<Value> StringToArrayElementRow(const std::vector<Value>& a, const BoundExpr& call) {
-  // (string, delimiter, index); a NULL delimiter splits into characters.
-  if (a[0].is_null || a[2].is_null) return NullOf(call);
+// (string, delimiter[, null string]): NULL for a NULL string; a NULL
+// delimiter splits into characters; fields equal to the null string are
+// NULL.
+Result<Value> StringToArrayRow(const std::vector<Value>& a, const BoundExpr& call) {
+  if (a[0].is_null) return NullOf(call);
+  std::vector<std::string> fields;
   if (a[1].is_null) {
-    std::vector<std::string_view> chars = Utf8Chars(a[0].s);
-    const int64_t i = a[2].i;
-    if (i < 1 || i > static_cast<int64_t>(chars.size())) return NullOf(call);
-    return TextValue(std::string(chars[i - 1]));
+    for (std::string_view c : Utf8Chars(a[0].s)) fields.emplace_back(c);
+  } else {
+    bool found = true;
+    for (int64_t i = 1; found; ++i) {
+      std::string field = SplitField(a[0].s, a[1].s, i, &found);
+      if (found) fields.push_back(std::move(field));
+    }
   }
-  if (a[2].i < 1) return NullOf(call);
-  bool found;
-  std::string field = SplitField(a[0].s, a[1].s, a[2].i, &found);
-  if (!found) return NullOf(call);
-  // A NULL string argument (the third of string_to_array) is not taken here.
-  return TextValue(field);
+  Value out{call.type};
+  out.is_null = false;
+  const bool has_null_string = a.size() > 2 && !a[2].is_null;
+  for (std::string& f : fields) {
+    out.elements.push_back(has_null_string && f == a[2].s ? Value::Null(SqlType::Of(SqlTypeId::kText))
+                                                          : TextValue(std::move(f)));
+  }
+  return out;
 }
 
 Result<Value> ReverseRow(const std::vector<Value>& a, const BoundExpr&) {
@@ -236,8 +242,7 @@ const RowFunction kStartsWith = MakeRowFunction("starts_with", StartsWithRow);
 const RowFunction kLpad = MakeRowFunction("lpad", LpadRow);
 const RowFunction kRpad = MakeRowFunction("rpad", RpadRow);
 const RowFunction kSplitPart = MakeRowFunction("split_part", SplitPartRow);
-const RowFunction kStringToArrayElement =
-    MakeRowFunction("string_to_array[]", StringToArrayElementRow, false);
+const RowFunction kStringToArray = MakeRowFunction("string_to_array", StringToArrayRow, false);
 const RowFunction kReverse = MakeRowFunction("reverse", ReverseRow);
 const RowFunction kRepeat = MakeRowFunction("repeat", RepeatRow);
 const RowFunction kAscii = MakeRowFunction("ascii", AsciiRow);

@@ -4,7 +4,9 @@
 // is found under its new name, a column added after a file was written
 // reads as NULL, and a column whose type was promoted (int → long, float →
 // double, a wider decimal) or stored in another timestamp unit is widened to
-// the table's type. Pushed-down filters are applied to every batch.
+// the table's type — inside lists, maps and structs too, whose members are
+// found by field id (by name in files without nested ids; a struct member
+// added later reads as NULL). Pushed-down filters are applied to every batch.
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -32,14 +34,92 @@ using columnar::ArrayPtr;
 using columnar::RecordBatch;
 using columnar::TypeId;
 
-// Converts a column as stored in a file to the carrier of the table's SQL type.
 Result<ArrayPtr> ToCarrier(const ArrayPtr& array, const columnar::Field& file_field,
-                           const SqlType& target) {
+                           const columnar::Field& table_field, const SqlType& target);
+
+// The member of a stored struct that holds the table's struct member
+// `table_child`: the one with its field id, or (files without nested ids)
+// its name; nullptr when the file has none (a member added later).
+const columnar::Field* StoredMember(const columnar::DataType& stored,
+                                    const columnar::Field& table_child, int* index) {
+  std::optional<int32_t> id = table_child.field_id();
+  for (size_t i = 0; i < stored.children.size(); ++i) {
+    const columnar::Field& f = stored.children[i];
+    std::optional<int32_t> fid = f.field_id();
+    if (id && fid ? *id == *fid : f.name == table_child.name) {
+      *index = static_cast<int>(i);
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+// A list, map or struct converted member by member: elements, keys, values
+// and struct members each to the carrier of the table's member type.
+Result<ArrayPtr> NestedToCarrier(const ArrayPtr& array, const columnar::Field& table_field,
+                                 const SqlType& target) {
+  const columnar::DataType& stored = *array->type;
+  const columnar::DataType& table = *table_field.type;
+  auto out = std::make_shared<columnar::ArrayData>(*array);
+  out->type = CarrierType(target);
+  switch (stored.id) {
+    case TypeId::kList: {
+      HOGLAKE_ASSIGN_OR_RETURN(out->children[0],
+                               ToCarrier(array->children[0], stored.list_element(),
+                                         table.list_element(), target.element()));
+      break;
+    }
+    case TypeId::kMap: {
+      const ArrayPtr& entries = array->children[0];
+      auto converted = std::make_shared<columnar::ArrayData>(*entries);
+      converted->type = out->type->children[0].type;
+      HOGLAKE_ASSIGN_OR_RETURN(converted->children[0],
+                               ToCarrier(entries->children[0], stored.map_key(), table.map_key(),
+                                         target.members[0].second));
+      HOGLAKE_ASSIGN_OR_RETURN(converted->children[1],
+                               ToCarrier(entries->children[1], stored.map_value(),
+                                         table.map_value(), target.members[1].second));
+      out->children[0] = std::move(converted);
+      break;
+    }
+    case TypeId::kStruct: {
+      // Members are addressed through the parent's offset: children span
+      // offset + length rows.
+      const int64_t child_rows = array->offset + array->length;
+      std::vector<ArrayPtr> children;
+      for (size_t m = 0; m < target.members.size(); ++m) {
+        const columnar::Field& table_child = table.children.at(m);
+        int index = -1;
+        const columnar::Field* stored_child = StoredMember(stored, table_child, &index);
+        if (stored_child == nullptr) {
+          HOGLAKE_ASSIGN_OR_RETURN(
+              ArrayPtr nulls, BroadcastValue(Value::Null(target.members[m].second), child_rows));
+          children.push_back(std::move(nulls));
+          continue;
+        }
+        HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr child,
+                                 ToCarrier(array->children[index], *stored_child, table_child,
+                                           target.members[m].second));
+        children.push_back(std::move(child));
+      }
+      out->children = std::move(children);
+      break;
+    }
+    default:
+      return Internal("not a nested type: ", stored.ToString());
+  }
+  return ArrayPtr(out);
+}
+
+// Converts a column as stored in a file to the carrier of the table's SQL
+// type (`table_field` is the table's field: nested members by field id).
+Result<ArrayPtr> ToCarrier(const ArrayPtr& array, const columnar::Field& file_field,
+                           const columnar::Field& table_field, const SqlType& target) {
   columnar::DataTypePtr carrier = CarrierType(target);
   const columnar::DataType& stored = *array->type;
   if (stored.Equals(*carrier)) return array;
-  // Same layout, other labels (time zone spelling, nested field names,
-  // decimal precision at the same scale): retag.
+  // Same layout, other labels (time zone spelling, decimal precision at the
+  // same scale): retag.
   auto retag = [&](columnar::DataTypePtr type) {
     auto out = std::make_shared<columnar::ArrayData>(*array);
     out->type = std::move(type);
@@ -73,7 +153,7 @@ Result<ArrayPtr> ToCarrier(const ArrayPtr& array, const columnar::Field& file_fi
     return out.Finish();
   }
   if (stored.is_nested() || carrier->is_nested()) {
-    if (stored.id == carrier->id) return retag(carrier);
+    if (stored.id == carrier->id) return NestedToCarrier(array, table_field, target);
     return SqlError(SqlErrorKind::kFeatureNotSupported, "column \"", file_field.name,
                     "\" is stored as ", stored.ToString(), ", which cannot be read as ",
                     PgTypeName(target));
@@ -263,7 +343,8 @@ class FileScan {
         continue;
       }
       HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v,
-                               ToCarrier(group.columns[position_[c]], *file_fields_[c], type));
+                               ToCarrier(group.columns[position_[c]], *file_fields_[c],
+                                         spec.fields[c], type));
       columns.push_back(v);
     }
     RecordBatch batch;

@@ -4,6 +4,7 @@
 
 #include "columnar/builder.h"
 #include "columnar/json_rows.h"
+#include "sql/types/nested_value.h"
 #include "sql/types/value_text.h"
 
 namespace hoglake::sql {
@@ -85,6 +86,10 @@ Status AppendValue(columnar::ArrayBuilder* builder, const Value& value) {
     case SqlTypeId::kUuid:
     case SqlTypeId::kInterval:
       return static_cast<columnar::FixedSizeBinaryBuilder*>(builder)->Append(value.s);
+    case SqlTypeId::kArray:
+    case SqlTypeId::kComposite:
+    case SqlTypeId::kMap:
+      return AppendNestedValue(builder, value);
     default:
       return NotImplemented("values of type ", PgTypeName(value.type),
                             " cannot be built one by one");
@@ -135,8 +140,10 @@ Value ValueAt(const columnar::ArrayData& array, int64_t row, const SqlType& type
     case SqlTypeId::kInterval:
       out.s = std::string(array.GetView(row));
       break;
-    default:
-      out.s = "(nested)";
+    case SqlTypeId::kArray:
+    case SqlTypeId::kComposite:
+    case SqlTypeId::kMap:
+      NestedValueAt(array, row, &out);
       break;
   }
   return out;
@@ -217,6 +224,11 @@ std::string ValueToString(const Value& value) {
       AppendPgInterval(months, days, micros, &out);
       return out;
     }
+    case SqlTypeId::kArray:
+    case SqlTypeId::kComposite:
+    case SqlTypeId::kMap:
+      AppendNestedText(value, &out);
+      return out;
     default:
       return value.s;
   }

@@ -4,11 +4,14 @@
 // Payload by type: boolean → b; smallint/integer/bigint/date (days)/time
 // (µs)/timestamp(tz) (µs since the epoch) → i; real/double → d; numeric →
 // n (unscaled at type.scale); text/json/bytea/uuid (16 bytes)/interval (16
-// bytes, see sql_type.h) → s.
+// bytes, see sql_type.h) → s; array → elements (in order, each of the
+// element type); composite → elements (one per field, in field order); map
+// → elements as key, value, key, value, … (entries in stored order).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "columnar/array.h"
 #include "sql/types/sql_type.h"
@@ -30,6 +33,7 @@ struct Value {
   double d = 0;
   __int128 n = 0;
   std::string s;
+  std::vector<Value> elements;
 
   static Value Null(SqlType type) { return Value{std::move(type)}; }
   static Value Boolean(bool v);
@@ -53,7 +57,10 @@ Value ValueAt(const columnar::ArrayData& array, int64_t row, const SqlType& type
 int CompareValue(const Value& a, const Value& b);
 
 // PostgreSQL's text output of a value ("t", "1.50", "2024-01-05",
-// "2024-01-05 10:00:00+00"); "NULL" for null. For messages and EXPLAIN.
+// "2024-01-05 10:00:00+00"); "NULL" for null. Arrays as array_out writes
+// them ("{1,NULL,\"a b\"}"), composites as record_out ("(1,,\"a b\")");
+// maps, which PostgreSQL lacks, as "{k=>v, …}" with hstore's quoting.
+// Used for result text (CSV, the wire's text values) and messages.
 std::string ValueToString(const Value& value);
 
 }  // namespace hoglake::sql

@@ -126,6 +126,73 @@ TEST_F(SqlLakeTest, SkipsFilesByTheCommittedStatistics) {
             (std::vector<std::string>{"n5"}));
 }
 
+// List, struct and map columns of a table the SDK wrote (nested field ids
+// in the files): selected whole, subscripted, field-selected, measured, and
+// refused where a whole value would be compared.
+TEST_F(SqlLakeTest, ReadsListStructAndMapColumns) {
+  client::ColumnDef tags = SdkColumn("tags", ColumnType::kList);
+  tags.children = {SdkColumn("element", ColumnType::kString)};
+  client::ColumnDef addr = SdkColumn("addr", ColumnType::kStruct);
+  addr.children = {SdkColumn("city", ColumnType::kString), SdkColumn("zip", ColumnType::kInt)};
+  client::ColumnDef props = SdkColumn("props", ColumnType::kMap);
+  props.children = {SdkColumn("key", ColumnType::kString, false),
+                    SdkColumn("value", ColumnType::kLong)};
+  auto table = lake_.ns->CreateTable("nested", {SdkColumn("id", ColumnType::kLong), tags, addr, props});
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"id", columnar::Int64(), true, {}},
+                    {"tags", columnar::List(columnar::Utf8()), true, {}},
+                    {"addr",
+                     columnar::Struct({{"city", columnar::Utf8(), true, {}},
+                                       {"zip", columnar::Int32(), true, {}}}),
+                     true,
+                     {}},
+                    {"props", columnar::Map(columnar::Utf8(), columnar::Int64()), true, {}}};
+  columnar::Int64Builder id;
+  columnar::ListBuilder tag_list(schema->fields[1].type);
+  columnar::StructBuilder address(schema->fields[2].type);
+  columnar::MapBuilder prop_map(schema->fields[3].type);
+  for (int i = 0; i < 3; ++i) {
+    id.Append(i);
+    if (i == 2) {
+      tag_list.AppendNull();
+      address.AppendNull();
+      prop_map.AppendNull();
+      continue;
+    }
+    tag_list.Append();
+    for (int j = 0; j <= i; ++j) {
+      tag_list.value_builder<columnar::StringBuilder>().Append("t" + std::to_string(j));
+    }
+    address.Append();
+    address.child<columnar::StringBuilder>(0).Append(i == 1 ? "New York" : "Rome");
+    address.child<columnar::Int32Builder>(1).Append(1000 + i);
+    prop_map.Append();
+    prop_map.key_builder<columnar::StringBuilder>().Append("k");
+    prop_map.item_builder<columnar::Int64Builder>().Append(i * 7);
+  }
+  auto batch = columnar::MakeRecordBatch(
+      schema, {*id.Finish(), *tag_list.Finish(), *address.Finish(), *prop_map.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  auto appended = table->Append(*batch);
+  ASSERT_TRUE(appended.ok()) << appended.status().ToString();
+
+  sql::Session session(Options());
+  EXPECT_EQ(Run(session, "SELECT * FROM nested ORDER BY id"),
+            (std::vector<std::string>{"0|{t0}|(Rome,1000)|{k=0}",
+                                      "1|{t0,t1}|(\"New York\",1001)|{k=7}", "2|NULL|NULL|NULL"}));
+  EXPECT_EQ(Run(session, "SELECT id, tags[2], cardinality(tags), (addr).city, props['k'] FROM "
+                         "nested WHERE tags IS NOT NULL ORDER BY id DESC"),
+            (std::vector<std::string>{"1|t1|2|New York|7", "0|NULL|1|Rome|0"}));
+  EXPECT_EQ(Run(session, "SELECT e.name, n.addr FROM nested n JOIN events e ON e.id = n.id + 1 "
+                         "WHERE n.addr IS NULL"),
+            (std::vector<std::string>{"n3|NULL"}));
+  std::vector<std::string> refused = Run(session, "SELECT tags FROM nested GROUP BY tags");
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].find("grouping by text[] values is not supported"), std::string::npos)
+      << refused[0];
+}
+
 TEST_F(SqlLakeTest, UnknownTablesAndCatalogsAreNamed) {
   sql::Session session(Options());
   std::vector<std::string> missing = Run(session, "SELECT * FROM nope");

@@ -6,13 +6,14 @@
 // matched at the end; semi keeps each left row with a match once, anti each
 // without. Without equi keys every pair is a candidate (a nested-loop join),
 // taken in slices that bound the pairs materialized at once.
-#include <unordered_map>
+#include <atomic>
+#include <mutex>
 
 #include "columnar/concat.h"
 #include "columnar/take.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/operators.h"
-#include "sql/execution/row_key.h"
+#include "sql/execution/key_table.h"
 
 namespace hoglake::sql {
 namespace {
@@ -33,19 +34,21 @@ class JoinOperator : public PhysicalOperator {
   }
   ~JoinOperator() override { ctx_.Release(held_); }
 
+ public:
+  // Probing reads only the built table, so it runs on every caller's thread
+  // at once; right and full joins record matched build rows and emit the
+  // unmatched ones at the end, so they take one call at a time.
+  bool concurrent() const override {
+    return plan_.join_kind != JoinKind::kRight && plan_.join_kind != JoinKind::kFull;
+  }
+
  protected:
   Result<std::optional<RecordBatch>> NextImpl() override {
-    if (!built_) {
-      HOGLAKE_RETURN_IF_ERROR(Build());
-      built_ = true;
-    }
-    while (!left_done_) {
+    HOGLAKE_RETURN_IF_ERROR(EnsureBuilt());
+    while (true) {
       HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
       HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[0]->Next());
-      if (!batch) {
-        left_done_ = true;
-        break;
-      }
+      if (!batch) break;
       HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> out, Probe(*batch));
       if (out && out->num_rows > 0) return Emit(std::move(out));
     }
@@ -62,16 +65,33 @@ class JoinOperator : public PhysicalOperator {
   }
 
  private:
+  // Builds the table once; concurrent callers wait for it.
+  Status EnsureBuilt() {
+    if (built_.load(std::memory_order_acquire)) return build_status_;
+    std::lock_guard<std::mutex> lock(build_mu_);
+    if (!built_.load(std::memory_order_relaxed)) {
+      build_status_ = Build();
+      built_.store(true, std::memory_order_release);
+    }
+    return build_status_;
+  }
+
   Status Build() {
-    std::vector<RecordBatch> batches;
-    while (true) {
-      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[1]->Next());
-      if (!batch) break;
-      int64_t bytes = BatchBytes(*batch);
+    const int workers = PullWorkers(ctx_);
+    std::vector<std::vector<RecordBatch>> gathered(workers);
+    std::vector<int64_t> reserved(workers, 0);
+    Status pulled = PullAll(*children_[1], ctx_, workers, [&](RecordBatch batch, int slot) -> Status {
+      int64_t bytes = BatchBytes(batch);
       HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
-      held_ += bytes;
-      batches.push_back(std::move(*batch));
+      reserved[slot] += bytes;
+      gathered[slot].push_back(std::move(batch));
+      return Status::Ok();
+    });
+    for (int64_t bytes : reserved) held_ += bytes;
+    HOGLAKE_RETURN_IF_ERROR(pulled);
+    std::vector<RecordBatch> batches;
+    for (auto& slot : gathered) {
+      for (RecordBatch& batch : slot) batches.push_back(std::move(batch));
     }
     if (batches.empty()) {
       build_rows_ = 0;
@@ -90,16 +110,23 @@ class JoinOperator : public PhysicalOperator {
         HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, build_));
         keys.push_back(std::move(v));
       }
-      std::string key;
-      int64_t bytes = 0;
+      EncodedKeys encoded;
+      EncodeKeys(keys, key_types_, build_rows_, &encoded);
+      std::vector<int64_t> key_of(build_rows_, KeyTable::kAbsent);
       for (int64_t r = 0; r < build_rows_; ++r) {
-        key.clear();
-        if (AppendRowKey(keys, key_types_, r, &key)) continue;
-        auto [it, inserted] = table_.try_emplace(key);
-        if (inserted) bytes += static_cast<int64_t>(key.size()) + 64;
-        it->second.push_back(r);
-        bytes += 8;
+        if (encoded.has_null[r]) continue;  // NULL never equals
+        bool inserted;
+        key_of[r] = table_.FindOrInsert(encoded.key(r), encoded.hashes[r], &inserted);
       }
+      // Each key's rows chained in row order: first_row_[key], next_row_[row].
+      first_row_.assign(table_.size(), -1);
+      next_row_.assign(build_rows_, -1);
+      for (int64_t r = build_rows_ - 1; r >= 0; --r) {
+        if (key_of[r] == KeyTable::kAbsent) continue;
+        next_row_[r] = first_row_[key_of[r]];
+        first_row_[key_of[r]] = r;
+      }
+      int64_t bytes = table_.bytes() + static_cast<int64_t>((first_row_.size() + next_row_.size()) * 8);
       HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
       held_ += bytes;
     }
@@ -170,13 +197,13 @@ class JoinOperator : public PhysicalOperator {
         HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, left));
         keys.push_back(std::move(v));
       }
-      std::string key;
+      EncodedKeys encoded;
+      EncodeKeys(keys, key_types_, left.num_rows, &encoded);
       for (int64_t i = 0; i < left.num_rows; ++i) {
-        key.clear();
-        if (AppendRowKey(keys, key_types_, i, &key)) continue;
-        auto it = table_.find(key);
-        if (it == table_.end()) continue;
-        for (int64_t r : it->second) {
+        if (encoded.has_null[i]) continue;
+        int64_t id = table_.Find(encoded.key(i), encoded.hashes[i]);
+        if (id == KeyTable::kAbsent) continue;
+        for (int64_t r = first_row_[id]; r >= 0; r = next_row_[r]) {
           cand_left.push_back(i);
           cand_right.push_back(r);
         }
@@ -233,7 +260,9 @@ class JoinOperator : public PhysicalOperator {
     JoinKind kind = plan_.join_kind;
     std::vector<bool> left_matched(left.num_rows, false);
     for (int64_t i : pl) left_matched[i] = true;
-    for (int64_t r : pr) matched_[r] = true;
+    if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
+      for (int64_t r : pr) matched_[r] = true;
+    }
     std::vector<int64_t> left_only;
     if (kind == JoinKind::kSemi) {
       for (int64_t i = 0; i < left.num_rows; ++i) {
@@ -260,13 +289,16 @@ class JoinOperator : public PhysicalOperator {
   std::vector<SqlType> key_types_;
   int left_columns_ = 0;
   int right_columns_ = 0;
-  bool built_ = false;
-  bool left_done_ = false;
+  std::mutex build_mu_;
+  std::atomic<bool> built_{false};
+  Status build_status_;
   bool emitted_unmatched_ = false;
   RecordBatch build_;
   int64_t build_rows_ = 0;
   std::vector<bool> matched_;
-  std::unordered_map<std::string, std::vector<int64_t>> table_;
+  KeyTable table_;
+  std::vector<int64_t> first_row_;  // per key: its first build row
+  std::vector<int64_t> next_row_;   // per build row: the next row of its key, or −1
   int64_t held_ = 0;
 };
 

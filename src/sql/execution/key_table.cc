@@ -1,0 +1,99 @@
+#include "sql/execution/key_table.h"
+
+#include <cstring>
+
+#include "sql/execution/row_key.h"
+
+namespace hoglake::sql {
+namespace {
+
+inline uint64_t Mix(uint64_t x) {
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ULL;
+  x ^= x >> 32;
+  return x;
+}
+
+}  // namespace
+
+uint64_t HashKeyBytes(std::string_view key) {
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ key.size();
+  size_t i = 0;
+  for (; i + 8 <= key.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, key.data() + i, 8);
+    h = Mix(h ^ word) + 0x9e3779b97f4a7c15ULL;
+  }
+  if (i < key.size()) {
+    uint64_t word = 0;
+    std::memcpy(&word, key.data() + i, key.size() - i);
+    h = Mix(h ^ word ^ (uint64_t{0xff} << 56));
+  }
+  return Mix(h);
+}
+
+void EncodeKeys(const std::vector<columnar::ArrayPtr>& columns, const std::vector<SqlType>& types,
+                int64_t rows, EncodedKeys* out) {
+  out->bytes.clear();
+  out->offsets.resize(rows + 1);
+  out->hashes.resize(rows);
+  out->has_null.resize(rows);
+  out->offsets[0] = 0;
+  for (int64_t i = 0; i < rows; ++i) {
+    out->has_null[i] = AppendRowKey(columns, types, i, &out->bytes) ? 1 : 0;
+    out->offsets[i + 1] = static_cast<uint32_t>(out->bytes.size());
+  }
+  for (int64_t i = 0; i < rows; ++i) out->hashes[i] = HashKeyBytes(out->key(i));
+}
+
+int64_t KeyTable::FindOrInsert(std::string_view key, uint64_t hash, bool* inserted) {
+  if ((size() + 1) * 2 > static_cast<int64_t>(slots_.size())) Grow();
+  const uint64_t mask = slots_.size() - 1;
+  for (uint64_t s = hash & mask;; s = (s + 1) & mask) {
+    int64_t id = slots_[s];
+    if (id == kAbsent) {
+      id = size();
+      slots_[s] = id;
+      hashes_.push_back(hash);
+      arena_.append(key);
+      key_offsets_.push_back(arena_.size());
+      *inserted = true;
+      return id;
+    }
+    if (hashes_[id] == hash && this->key(id) == key) {
+      *inserted = false;
+      return id;
+    }
+  }
+}
+
+int64_t KeyTable::Find(std::string_view key, uint64_t hash) const {
+  if (slots_.empty()) return kAbsent;
+  const uint64_t mask = slots_.size() - 1;
+  for (uint64_t s = hash & mask;; s = (s + 1) & mask) {
+    int64_t id = slots_[s];
+    if (id == kAbsent) return kAbsent;
+    if (hashes_[id] == hash && this->key(id) == key) return id;
+  }
+}
+
+void KeyTable::Grow() {
+  size_t capacity = slots_.empty() ? 1024 : slots_.size() * 2;
+  slots_.assign(capacity, kAbsent);
+  const uint64_t mask = capacity - 1;
+  for (int64_t id = 0; id < size(); ++id) {
+    uint64_t s = hashes_[id] & mask;
+    while (slots_[s] != kAbsent) s = (s + 1) & mask;
+    slots_[s] = id;
+  }
+}
+
+int64_t KeyTable::bytes() const {
+  return static_cast<int64_t>(slots_.capacity() * sizeof(int64_t) +
+                              hashes_.capacity() * sizeof(uint64_t) + arena_.capacity() +
+                              key_offsets_.capacity() * sizeof(uint64_t));
+}
+
+}  // namespace hoglake::sql

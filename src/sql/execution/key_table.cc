@@ -19,17 +19,19 @@ inline uint64_t Mix(uint64_t x) {
 }  // namespace
 
 uint64_t HashKeyBytes(std::string_view key) {
-  uint64_t h = 0x9e3779b97f4a7c15ULL ^ key.size();
+  // One multiply per 8-byte word, one full mix at the end.
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (key.size() * 0xff51afd7ed558ccdULL);
   size_t i = 0;
   for (; i + 8 <= key.size(); i += 8) {
     uint64_t word;
     std::memcpy(&word, key.data() + i, 8);
-    h = Mix(h ^ word) + 0x9e3779b97f4a7c15ULL;
+    h = (h ^ word) * 0xc4ceb9fe1a85ec53ULL;
+    h = (h << 31) | (h >> 33);
   }
   if (i < key.size()) {
     uint64_t word = 0;
     std::memcpy(&word, key.data() + i, key.size() - i);
-    h = Mix(h ^ word ^ (uint64_t{0xff} << 56));
+    h = (h ^ word) * 0xc4ceb9fe1a85ec53ULL;
   }
   return Mix(h);
 }
@@ -52,19 +54,18 @@ int64_t KeyTable::FindOrInsert(std::string_view key, uint64_t hash, bool* insert
   if ((size() + 1) * 2 > static_cast<int64_t>(slots_.size())) Grow();
   const uint64_t mask = slots_.size() - 1;
   for (uint64_t s = hash & mask;; s = (s + 1) & mask) {
-    int64_t id = slots_[s];
-    if (id == kAbsent) {
-      id = size();
-      slots_[s] = id;
+    Slot& slot = slots_[s];
+    if (slot.id == kAbsent) {
+      slot = {hash, size()};
       hashes_.push_back(hash);
       arena_.append(key);
       key_offsets_.push_back(arena_.size());
       *inserted = true;
-      return id;
+      return slot.id;
     }
-    if (hashes_[id] == hash && this->key(id) == key) {
+    if (slot.hash == hash && this->key(slot.id) == key) {
       *inserted = false;
-      return id;
+      return slot.id;
     }
   }
 }
@@ -73,25 +74,25 @@ int64_t KeyTable::Find(std::string_view key, uint64_t hash) const {
   if (slots_.empty()) return kAbsent;
   const uint64_t mask = slots_.size() - 1;
   for (uint64_t s = hash & mask;; s = (s + 1) & mask) {
-    int64_t id = slots_[s];
-    if (id == kAbsent) return kAbsent;
-    if (hashes_[id] == hash && this->key(id) == key) return id;
+    const Slot& slot = slots_[s];
+    if (slot.id == kAbsent) return kAbsent;
+    if (slot.hash == hash && this->key(slot.id) == key) return slot.id;
   }
 }
 
 void KeyTable::Grow() {
   size_t capacity = slots_.empty() ? 1024 : slots_.size() * 2;
-  slots_.assign(capacity, kAbsent);
+  slots_.assign(capacity, Slot{});
   const uint64_t mask = capacity - 1;
   for (int64_t id = 0; id < size(); ++id) {
     uint64_t s = hashes_[id] & mask;
-    while (slots_[s] != kAbsent) s = (s + 1) & mask;
-    slots_[s] = id;
+    while (slots_[s].id != kAbsent) s = (s + 1) & mask;
+    slots_[s] = {hashes_[id], id};
   }
 }
 
 int64_t KeyTable::bytes() const {
-  return static_cast<int64_t>(slots_.capacity() * sizeof(int64_t) +
+  return static_cast<int64_t>(slots_.capacity() * sizeof(Slot) +
                               hashes_.capacity() * sizeof(uint64_t) + arena_.capacity() +
                               key_offsets_.capacity() * sizeof(uint64_t));
 }

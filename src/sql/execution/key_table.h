@@ -56,7 +56,13 @@ class KeyTable {
  private:
   void Grow();
 
-  std::vector<int64_t> slots_;  // kAbsent or a key's number; size a power of two
+  // A slot holds its key's hash beside its number, so a probe reads the
+  // key's bytes only when the hashes agree.
+  struct Slot {
+    uint64_t hash = 0;
+    int64_t id = kAbsent;
+  };
+  std::vector<Slot> slots_;  // size a power of two
   std::vector<uint64_t> hashes_;
   std::string arena_;
   std::vector<uint64_t> key_offsets_{0};

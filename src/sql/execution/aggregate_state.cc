@@ -249,18 +249,13 @@ Status UpdateRows(const BoundAggregate& agg, AggState* states, const int64_t* gr
 bool IsMergeable(const BoundAggregate& agg) {
   if (agg.distinct) return false;
   switch (agg.function->kind) {
-    case AggregateKind::kCountStar:
-    case AggregateKind::kCount:
     case AggregateKind::kMin:
     case AggregateKind::kMax:
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:
       return true;
-    case AggregateKind::kSum:
-    case AggregateKind::kAvg:
-      return !agg.args[0]->type.is_float();
     default:
-      return false;
+      return IsInvertible(agg);  // count, and exact sums and averages
   }
 }
 

@@ -5,7 +5,10 @@
 // rows without a match padded with NULLs; right/full emit build rows never
 // matched at the end; semi keeps each left row with a match once, anti each
 // without. Without equi keys every pair is a candidate (a nested-loop join),
-// taken in slices that bound the pairs materialized at once.
+// taken in slices that bound the pairs materialized at once. The build side
+// is pulled by every worker (PullAll) and keyed in one KeyTable with each
+// key's rows chained; probes then run concurrently on the callers' threads,
+// except for right and full joins, which track matched build rows.
 #include <atomic>
 #include <mutex>
 

@@ -1,5 +1,7 @@
 #include "sql/execution/key_table.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "sql/execution/row_key.h"
@@ -36,6 +38,58 @@ uint64_t HashKeyBytes(std::string_view key) {
   return Mix(h);
 }
 
+namespace {
+
+// The width of an integer-like key value as AppendRowKey writes it, or 0.
+int IntegerKeyWidth(SqlTypeId id) {
+  switch (id) {
+    case SqlTypeId::kInteger:
+    case SqlTypeId::kDate:
+      return 4;
+    case SqlTypeId::kBigint:
+    case SqlTypeId::kTime:
+    case SqlTypeId::kTimestamp:
+    case SqlTypeId::kTimestampTz:
+      return 8;
+    default:
+      return 0;
+  }
+}
+
+// AppendRowKey's bytes for columns of integer-like types without NULLs,
+// written column by column at a fixed stride. False (nothing written) for
+// other columns.
+bool EncodeIntegerKeys(const std::vector<columnar::ArrayPtr>& columns,
+                       const std::vector<SqlType>& types, int64_t rows, EncodedKeys* out) {
+  int64_t stride = 0;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const int width = IntegerKeyWidth(types[c].id);
+    if (width == 0 || columns[c]->null_count != 0) return false;
+    stride += 1 + width;
+  }
+  if (columns.empty() || rows * stride > UINT32_MAX) return false;
+  out->bytes.resize(static_cast<size_t>(rows * stride));
+  char* base = out->bytes.data();
+  int64_t at = 0;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    const int width = IntegerKeyWidth(types[c].id);
+    const char* values = reinterpret_cast<const char*>(
+        width == 4 ? static_cast<const void*>(columns[c]->values<int32_t>())
+                   : static_cast<const void*>(columns[c]->values<int64_t>()));
+    for (int64_t i = 0; i < rows; ++i) {
+      char* p = base + i * stride + at;
+      p[0] = '\1';
+      std::memcpy(p + 1, values + i * width, static_cast<size_t>(width));
+    }
+    at += 1 + width;
+  }
+  for (int64_t i = 0; i <= rows; ++i) out->offsets[i] = static_cast<uint32_t>(i * stride);
+  std::fill(out->has_null.begin(), out->has_null.end(), 0);
+  return true;
+}
+
+}  // namespace
+
 void EncodeKeys(const std::vector<columnar::ArrayPtr>& columns, const std::vector<SqlType>& types,
                 int64_t rows, EncodedKeys* out) {
   out->bytes.clear();
@@ -43,6 +97,10 @@ void EncodeKeys(const std::vector<columnar::ArrayPtr>& columns, const std::vecto
   out->hashes.resize(rows);
   out->has_null.resize(rows);
   out->offsets[0] = 0;
+  if (EncodeIntegerKeys(columns, types, rows, out)) {
+    for (int64_t i = 0; i < rows; ++i) out->hashes[i] = HashKeyBytes(out->key(i));
+    return;
+  }
   for (int64_t i = 0; i < rows; ++i) {
     out->has_null[i] = AppendRowKey(columns, types, i, &out->bytes) ? 1 : 0;
     out->offsets[i + 1] = static_cast<uint32_t>(out->bytes.size());

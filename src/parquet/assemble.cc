@@ -135,7 +135,12 @@ class Assembler {
         (values.type == PhysicalType::kInt32 || values.type == PhysicalType::kInt64 ||
          values.type == PhysicalType::kFloat || values.type == PhysicalType::kDouble) &&
         type.bit_width() / 8 == values.width;
-    if (!var && !fixed) return false;
+    // Decimals stored as INT32/INT64: widened to 128 bits in one pass.
+    const bool widened_decimal =
+        type.id == TypeId::kDecimal128 && !values.is_byte_array() &&
+        (values.type == PhysicalType::kInt32 || values.type == PhysicalType::kInt64) &&
+        values.width == (values.type == PhysicalType::kInt32 ? 4 : 8);
+    if (!var && !fixed && !widened_decimal) return false;
     int64_t nulls = 0;
     const bool has_def = node.optional && !data.def.empty();
     if (has_def) {
@@ -152,6 +157,23 @@ class Assembler {
         if (data.def[i] >= node.def_level) columnar::SetBit(bits, i);
       }
       out->buffers[0] = std::move(bitmap);
+    }
+    if (widened_decimal) {
+      auto buffer = columnar::Buffer::Allocate(n * 16);
+      uint8_t* dst = buffer->mutable_data();
+      const char* src = values.fixed.data();
+      const bool narrow = values.type == PhysicalType::kInt32;
+      for (int64_t i = 0, k = 0; i < n; ++i) {
+        __int128 v = 0;
+        if (nulls == 0 || data.def[i] >= node.def_level) {
+          v = narrow ? static_cast<__int128>(Load<int32_t>(src + k * 4))
+                     : static_cast<__int128>(Load<int64_t>(src + k * 8));
+          ++k;
+        }
+        std::memcpy(dst + i * 16, &v, 16);
+      }
+      out->buffers.push_back(std::move(buffer));
+      return true;
     }
     if (fixed) {
       const int64_t width = values.width;

@@ -10,6 +10,7 @@
 #include "sql/execution/operator.h"
 #include "sql/execution/operators.h"
 #include "sql/optimizer/column_pruning.h"
+#include "sql/optimizer/constant_folding.h"
 #include "sql/optimizer/filter_pushdown.h"
 #include "sql/optimizer/join_planner.h"
 #include "sql/parser/parser.h"
@@ -164,6 +165,7 @@ Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) 
   binder_options.run_plan =
       [&](const LogicalOpPtr& plan) -> Result<std::vector<std::vector<Value>>> {
     std::unique_ptr<ExecContext> ctx = make_context();
+    FoldConstants(*plan);
     HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr pruned, PruneColumns(PushFiltersIntoScans(plan)));
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*pruned, *ctx));
     HOGLAKE_ASSIGN_OR_RETURN(std::vector<columnar::RecordBatch> batches, DrainAll(*op, *ctx));
@@ -182,6 +184,7 @@ Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) 
   };
   QueryBinder binder(binder_options);
   HOGLAKE_ASSIGN_OR_RETURN(LogicalOpPtr plan, binder.BindQuery(*statement.query));
+  FoldConstants(*plan);
   plan = PushFiltersIntoScans(plan);
   HOGLAKE_ASSIGN_OR_RETURN(plan, PruneColumns(plan));
 

@@ -326,6 +326,51 @@ TEST_F(EngineTest, ParallelScanGivesTheSameAnswers) {
   EXPECT_NE(plan.find("workers=2"), std::string::npos) << plan;
 }
 
+// Aggregation, join build and probe and sort pulled by two workers, and
+// ORDER BY … LIMIT as top-N (cutting its buffers back past 65,536 rows),
+// answer as one worker does.
+TEST_F(EngineTest, ParallelOperatorsAndTopNGiveTheSameAnswers) {
+  lake_.CreateTable("big", {{"k", columnar::Int64()}, {"g", columnar::Int32()}});
+  for (int f = 0; f < 2; ++f) {
+    std::vector<TestRow> rows;
+    for (int i = 0; i < 60000; ++i) {
+      int k = f * 60000 + i;
+      rows.push_back({std::to_string(k), k % 11 == 0 ? std::optional<std::string>() : std::to_string(k % 7)});
+    }
+    lake_.Append("big", rows, /*row_group_rows=*/10000);
+  }
+  SessionOptions options = lake_.MakeSessionOptions();
+  options.threads = 2;
+  Session parallel(options);
+  options.threads = 1;
+  Session serial(options);
+  for (const char* sql : {
+           "SELECT g, count(*), count(g), sum(k), avg(k), min(k), max(k) FROM big GROUP BY g ORDER BY g",
+           "SELECT count(*), sum(a.k), min(b.g) FROM big a JOIN big b ON a.k = b.k + 1 WHERE b.g = 3",
+           "SELECT count(*) FROM big a LEFT JOIN big b ON a.g = b.k",
+           "SELECT count(*) FROM big a WHERE EXISTS (SELECT 1 FROM big b WHERE b.k = a.k * 2)",
+           "SELECT k, g FROM big ORDER BY g DESC NULLS LAST, k LIMIT 7 OFFSET 2",
+           "SELECT k FROM big ORDER BY k % 1000 DESC, k LIMIT 70000 OFFSET 69990",
+       }) {
+    EXPECT_EQ(RunRows(parallel, sql), RunRows(serial, sql)) << sql;
+  }
+  EXPECT_EQ(RunRows(parallel, "SELECT k FROM big ORDER BY k % 1000 DESC, k LIMIT 5 OFFSET 3"),
+            (Rows{"3999", "4999", "5999", "6999", "7999"}));
+  std::string plan = Joined(
+      RunRows(parallel, "EXPLAIN ANALYZE SELECT k FROM big ORDER BY k % 1000 DESC, k LIMIT 5 OFFSET 3"));
+  EXPECT_NE(plan.find("top_n=8"), std::string::npos) << plan;
+}
+
+// Constant expressions are computed once, before the run; one that fails is
+// left for the rows that reach it (here none).
+TEST_F(EngineTest, ConstantsAreFoldedButTheirErrorsStayLazy) {
+  EXPECT_EQ(Value("SELECT count(*) FROM t WHERE day < date '2024-01-01' + interval '1' month"), "2");
+  EXPECT_EQ(Value("SELECT count(*) FROM t WHERE amount BETWEEN 0.06 - 0.06 AND 5 * 2 + 0.5"), "3");
+  EXPECT_EQ(Run("SELECT CASE WHEN id < 0 THEN 1 / 0 ELSE id END FROM t ORDER BY 1 LIMIT 2"),
+            (Rows{"1", "2"}));
+  EXPECT_EQ(Value("SELECT 1 / 0 FROM t"), "ERROR 22012: division by zero");
+}
+
 TEST_F(EngineTest, CancelStopsARunningQueryQuickly) {
   std::vector<TestRow> rows;
   for (int i = 0; i < 20000; ++i) rows.push_back({std::to_string(i), "1"});

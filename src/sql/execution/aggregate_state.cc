@@ -172,6 +172,125 @@ Status Update(const BoundAggregate& agg, AggState& st, const ArrayData* arg, int
   return Status::Ok();
 }
 
+namespace {
+
+template <typename T>
+Status SumIntegerRows(AggState* states, const int64_t* group_of, const ArrayData& arg,
+                      int64_t rows) {
+  const T* x = arg.values<T>();
+  for (int64_t i = 0; i < rows; ++i) {
+    if (arg.IsNull(i)) continue;
+    AggState& st = states[group_of[i]];
+    ++st.count;
+    st.has = true;
+    if (__builtin_add_overflow(st.isum, static_cast<__int128>(x[i]), &st.isum)) {
+      return NumericOverflow();
+    }
+  }
+  return Status::Ok();
+}
+
+Status SumDecimalRows(AggState* states, const int64_t* group_of, const ArrayData& arg,
+                      int64_t rows) {
+  const uint8_t* base = arg.buffers[1]->data() + arg.offset * 16;
+  for (int64_t i = 0; i < rows; ++i) {
+    if (arg.IsNull(i)) continue;
+    __int128 v;
+    std::memcpy(&v, base + i * 16, 16);
+    AggState& st = states[group_of[i]];
+    ++st.count;
+    st.has = true;
+    if (__builtin_add_overflow(st.isum, v, &st.isum)) return NumericOverflow();
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status UpdateRows(const BoundAggregate& agg, AggState* states, const int64_t* group_of,
+                  const ArrayData* arg, const ArrayData* filter, int64_t rows) {
+  const AggregateKind kind = agg.function->kind;
+  if (filter == nullptr) {
+    if (kind == AggregateKind::kCountStar) {
+      for (int64_t i = 0; i < rows; ++i) ++states[group_of[i]].count;
+      return Status::Ok();
+    }
+    if (kind == AggregateKind::kCount) {
+      for (int64_t i = 0; i < rows; ++i) {
+        if (arg->IsNull(i)) continue;
+        AggState& st = states[group_of[i]];
+        ++st.count;
+        st.has = true;
+      }
+      return Status::Ok();
+    }
+    if (kind == AggregateKind::kSum || kind == AggregateKind::kAvg) {
+      switch (agg.args[0]->type.id) {
+        case SqlTypeId::kSmallint:
+          return SumIntegerRows<int16_t>(states, group_of, *arg, rows);
+        case SqlTypeId::kInteger:
+          return SumIntegerRows<int32_t>(states, group_of, *arg, rows);
+        case SqlTypeId::kBigint:
+          return SumIntegerRows<int64_t>(states, group_of, *arg, rows);
+        case SqlTypeId::kNumeric:
+          return SumDecimalRows(states, group_of, *arg, rows);
+        default:
+          break;
+      }
+    }
+  }
+  for (int64_t i = 0; i < rows; ++i) {
+    if (filter != nullptr && !(filter->IsValid(i) && filter->GetBool(i))) continue;
+    HOGLAKE_RETURN_IF_ERROR(Update(agg, states[group_of[i]], arg, i));
+  }
+  return Status::Ok();
+}
+
+bool IsMergeable(const BoundAggregate& agg) {
+  if (agg.distinct) return false;
+  switch (agg.function->kind) {
+    case AggregateKind::kMin:
+    case AggregateKind::kMax:
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+      return true;
+    default:
+      return IsInvertible(agg);  // count, and exact sums and averages
+  }
+}
+
+Status Merge(const BoundAggregate& agg, AggState& into, const AggState& from) {
+  const AggregateKind kind = agg.function->kind;
+  if (from.count == 0) return Status::Ok();
+  if (into.count == 0) {
+    into = from;
+    return Status::Ok();
+  }
+  into.count += from.count;
+  into.has = into.has || from.has;
+  switch (kind) {
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+      if (__builtin_add_overflow(into.isum, from.isum, &into.isum)) return NumericOverflow();
+      break;
+    case AggregateKind::kMin:
+    case AggregateKind::kMax: {
+      const int c = CompareExtreme(from.extreme, into.extreme);
+      if (kind == AggregateKind::kMin ? c < 0 : c > 0) into.extreme = from.extreme;
+      break;
+    }
+    case AggregateKind::kBoolAnd:
+      into.b = into.b && from.b;
+      break;
+    case AggregateKind::kBoolOr:
+      into.b = into.b || from.b;
+      break;
+    default:
+      break;
+  }
+  return Status::Ok();
+}
+
 bool IsInvertible(const BoundAggregate& agg) {
   switch (agg.function->kind) {
     case AggregateKind::kCountStar:

@@ -33,6 +33,22 @@ struct AggState {
 // Adds row `row` of `arg` (the evaluated argument; null for count(*)).
 Status Update(const BoundAggregate& agg, AggState& st, const columnar::ArrayData* arg, int64_t row);
 
+// Adds every row i in [0, rows) of `arg` whose `filter` (when given) is
+// true to states[group_of[i]]: Update over a batch, with the common
+// aggregates (count, sum and avg of integers and numerics) in tight loops.
+Status UpdateRows(const BoundAggregate& agg, AggState* states, const int64_t* group_of,
+                  const columnar::ArrayData* arg, const columnar::ArrayData* filter, int64_t rows);
+
+// Whether two states over disjoint rows can be merged into the state of
+// all of them, giving exactly what one state over those rows would: count,
+// sum and avg of integers and numerics, min, max, bool_and and bool_or.
+// (Not DISTINCT aggregates, floats' sums, variances or ordered-set
+// aggregates.)
+bool IsMergeable(const BoundAggregate& agg);
+
+// Adds `from`'s rows to `into` (IsMergeable aggregates only).
+Status Merge(const BoundAggregate& agg, AggState& into, const AggState& from);
+
 // Whether Remove can take a row back out of a state exactly: count, and sum
 // and avg of integers and numerics (floats are not: their rounding would
 // differ from a fresh sum's).

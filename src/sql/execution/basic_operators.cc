@@ -74,6 +74,7 @@ class UnaryOperator : public PhysicalOperator {
 class FilterOperator : public UnaryOperator {
  public:
   using UnaryOperator::UnaryOperator;
+  bool concurrent() const override { return true; }
 
  protected:
   Result<std::optional<columnar::RecordBatch>> NextImpl() override {
@@ -97,6 +98,7 @@ class FilterOperator : public UnaryOperator {
 class ProjectOperator : public UnaryOperator {
  public:
   using UnaryOperator::UnaryOperator;
+  bool concurrent() const override { return true; }
 
  protected:
   Result<std::optional<columnar::RecordBatch>> NextImpl() override {

@@ -6,16 +6,23 @@
 // matched at the end; semi keeps each left row with a match once, anti each
 // without. Without equi keys every pair is a candidate (a nested-loop join).
 // A left batch is probed in chunks of at most kMaxPairsPerChunk candidate
-// pairs, each emitted before the next is made, so a join that multiplies
-// rows (a cross join, a key repeated on both sides) holds one chunk at a
-// time, not the product of a whole batch.
-#include <unordered_map>
+// pairs (plus one left row's matches), each emitted before the next is made,
+// so a join that multiplies rows (a cross join, a key repeated on both sides)
+// holds one chunk at a time, never the product of a whole batch; the rest of
+// a batch waits in a queue any caller takes from first. The build side
+// is pulled by every worker (PullAll) and keyed in one KeyTable with each
+// key's rows chained; probes then run concurrently on the callers' threads,
+// except for right and full joins, which track matched build rows.
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
 
 #include "columnar/concat.h"
 #include "columnar/take.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/operators.h"
-#include "sql/execution/row_key.h"
+#include "sql/execution/key_table.h"
 
 namespace hoglake::sql {
 namespace {
@@ -23,9 +30,15 @@ namespace {
 using columnar::ArrayPtr;
 using columnar::RecordBatch;
 
-// The most candidate pairs one probe step materializes (one left row's
-// matches may exceed it).
+// The candidate pairs one probe step makes before it stops at a row boundary.
 constexpr int64_t kMaxPairsPerChunk = 65536;
+
+// A left batch partly probed: rows from `next` on are still to probe.
+struct PendingProbe {
+  std::shared_ptr<const RecordBatch> batch;
+  std::shared_ptr<const EncodedKeys> keys;  // null without equi keys
+  int64_t next = 0;
+};
 
 class JoinOperator : public PhysicalOperator {
  public:
@@ -38,32 +51,31 @@ class JoinOperator : public PhysicalOperator {
   }
   ~JoinOperator() override { ctx_.Release(held_); }
 
+ public:
+  // Probing reads only the built table, so it runs on every caller's thread
+  // at once; right and full joins record matched build rows and emit the
+  // unmatched ones at the end, so they take one call at a time.
+  bool concurrent() const override {
+    return plan_.join_kind != JoinKind::kRight && plan_.join_kind != JoinKind::kFull;
+  }
+
  protected:
   Result<std::optional<RecordBatch>> NextImpl() override {
-    if (!built_) {
-      HOGLAKE_RETURN_IF_ERROR(Build());
-      built_ = true;
-    }
+    HOGLAKE_RETURN_IF_ERROR(EnsureBuilt());
     while (true) {
-      if (!probing_) {
-        if (left_done_) break;
-        HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-        HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[0]->Next());
-        if (!batch) {
-          left_done_ = true;
-          break;
-        }
-        if (batch->num_rows == 0) continue;
-        probe_keys_.clear();
-        for (const BoundExprPtr& k : plan_.left_keys) {
-          HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, *batch));
-          probe_keys_.push_back(std::move(v));
-        }
-        probing_ = std::move(batch);
-        probe_pos_ = 0;
-      }
       HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> out, ProbeChunk());
+      std::optional<PendingProbe> work = TakePending();
+      if (!work) {
+        HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[0]->Next());
+        if (!batch) break;
+        if (batch->num_rows == 0) continue;
+        HOGLAKE_ASSIGN_OR_RETURN(work, StartProbe(std::move(*batch)));
+      }
+      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> out, ProbeChunk(*work));
+      if (work->next < work->batch->num_rows) {
+        std::lock_guard<std::mutex> lock(pending_mu_);
+        pending_.push_front(std::move(*work));
+      }
       if (out && out->num_rows > 0) return Emit(std::move(out));
     }
     JoinKind kind = plan_.join_kind;
@@ -79,16 +91,33 @@ class JoinOperator : public PhysicalOperator {
   }
 
  private:
+  // Builds the table once; concurrent callers wait for it.
+  Status EnsureBuilt() {
+    if (built_.load(std::memory_order_acquire)) return build_status_;
+    std::lock_guard<std::mutex> lock(build_mu_);
+    if (!built_.load(std::memory_order_relaxed)) {
+      build_status_ = Build();
+      built_.store(true, std::memory_order_release);
+    }
+    return build_status_;
+  }
+
   Status Build() {
-    std::vector<RecordBatch> batches;
-    while (true) {
-      HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
-      HOGLAKE_ASSIGN_OR_RETURN(std::optional<RecordBatch> batch, children_[1]->Next());
-      if (!batch) break;
-      int64_t bytes = BatchBytes(*batch);
+    const int workers = PullWorkers(ctx_);
+    std::vector<std::vector<RecordBatch>> gathered(workers);
+    std::vector<int64_t> reserved(workers, 0);
+    Status pulled = PullAll(*children_[1], ctx_, workers, [&](RecordBatch batch, int slot) -> Status {
+      int64_t bytes = BatchBytes(batch);
       HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
-      held_ += bytes;
-      batches.push_back(std::move(*batch));
+      reserved[slot] += bytes;
+      gathered[slot].push_back(std::move(batch));
+      return Status::Ok();
+    });
+    for (int64_t bytes : reserved) held_ += bytes;
+    HOGLAKE_RETURN_IF_ERROR(pulled);
+    std::vector<RecordBatch> batches;
+    for (auto& slot : gathered) {
+      for (RecordBatch& batch : slot) batches.push_back(std::move(batch));
     }
     if (batches.empty()) {
       build_rows_ = 0;
@@ -107,16 +136,23 @@ class JoinOperator : public PhysicalOperator {
         HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, build_));
         keys.push_back(std::move(v));
       }
-      std::string key;
-      int64_t bytes = 0;
+      EncodedKeys encoded;
+      EncodeKeys(keys, key_types_, build_rows_, &encoded);
+      std::vector<int64_t> key_of(build_rows_, KeyTable::kAbsent);
       for (int64_t r = 0; r < build_rows_; ++r) {
-        key.clear();
-        if (AppendRowKey(keys, key_types_, r, &key)) continue;
-        auto [it, inserted] = table_.try_emplace(key);
-        if (inserted) bytes += static_cast<int64_t>(key.size()) + 64;
-        it->second.push_back(r);
-        bytes += 8;
+        if (encoded.has_null[r]) continue;  // NULL never equals
+        bool inserted;
+        key_of[r] = table_.FindOrInsert(encoded.key(r), encoded.hashes[r], &inserted);
       }
+      // Each key's rows chained in row order: first_row_[key], next_row_[row].
+      first_row_.assign(table_.size(), -1);
+      next_row_.assign(build_rows_, -1);
+      for (int64_t r = build_rows_ - 1; r >= 0; --r) {
+        if (key_of[r] == KeyTable::kAbsent) continue;
+        next_row_[r] = first_row_[key_of[r]];
+        first_row_[key_of[r]] = r;
+      }
+      int64_t bytes = table_.bytes() + static_cast<int64_t>((first_row_.size() + next_row_.size()) * 8);
       HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
       held_ += bytes;
     }
@@ -179,24 +215,48 @@ class JoinOperator : public PhysicalOperator {
     return Emit(MakeBatch(std::move(columns), rows));
   }
 
-  // The next chunk of the batch being probed: left rows from probe_pos_ on
-  // until their candidate pairs reach kMaxPairsPerChunk (at least one left
-  // row), checked and shaped. Each left row's pairs are all in one chunk, so
-  // left, semi and anti joins decide a row within its chunk.
-  Result<std::optional<RecordBatch>> ProbeChunk() {
-    const RecordBatch& left = *probing_;
-    int64_t start = probe_pos_;
+  std::optional<PendingProbe> TakePending() {
+    std::lock_guard<std::mutex> lock(pending_mu_);
+    if (pending_.empty()) return std::nullopt;
+    PendingProbe work = std::move(pending_.front());
+    pending_.pop_front();
+    return work;
+  }
+
+  // A new left batch to probe, with its equi-join keys encoded.
+  Result<PendingProbe> StartProbe(RecordBatch left) {
+    PendingProbe work;
+    if (!plan_.left_keys.empty()) {
+      std::vector<ArrayPtr> keys;
+      for (const BoundExprPtr& k : plan_.left_keys) {
+        HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, left));
+        keys.push_back(std::move(v));
+      }
+      auto encoded = std::make_shared<EncodedKeys>();
+      EncodeKeys(keys, key_types_, left.num_rows, encoded.get());
+      work.keys = std::move(encoded);
+    }
+    work.batch = std::make_shared<const RecordBatch>(std::move(left));
+    return work;
+  }
+
+  // The next chunk of `work`: left rows from work.next on until their
+  // candidate pairs reach kMaxPairsPerChunk (at least one row), checked
+  // and shaped; work.next moves past them. A left row's pairs are all in
+  // one chunk, so left, semi and anti joins decide each row in its chunk.
+  Result<std::optional<RecordBatch>> ProbeChunk(PendingProbe& work) {
+    const RecordBatch& left = *work.batch;
+    const int64_t start = work.next;
     int64_t end = start;
     std::vector<int64_t> cand_left, cand_right;
-    if (!plan_.left_keys.empty()) {
-      std::string key;
+    if (work.keys) {
+      const EncodedKeys& encoded = *work.keys;
       for (; end < left.num_rows; ++end) {
         if (end > start && static_cast<int64_t>(cand_left.size()) >= kMaxPairsPerChunk) break;
-        key.clear();
-        if (AppendRowKey(probe_keys_, key_types_, end, &key)) continue;
-        auto it = table_.find(key);
-        if (it == table_.end()) continue;
-        for (int64_t r : it->second) {
+        if (encoded.has_null[end]) continue;
+        int64_t id = table_.Find(encoded.key(end), encoded.hashes[end]);
+        if (id == KeyTable::kAbsent) continue;
+        for (int64_t r = first_row_[id]; r >= 0; r = next_row_[r]) {
           cand_left.push_back(end);
           cand_right.push_back(r);
         }
@@ -212,14 +272,9 @@ class JoinOperator : public PhysicalOperator {
         }
       }
     }
-    probe_pos_ = end;
+    work.next = end;
     HOGLAKE_RETURN_IF_ERROR(FilterPairs(left, &cand_left, &cand_right));
-    Result<std::optional<RecordBatch>> out = Finish(left, start, end, cand_left, cand_right);
-    if (probe_pos_ >= left.num_rows) {
-      probing_.reset();
-      probe_keys_.clear();
-    }
-    return out;
+    return Finish(left, start, end, cand_left, cand_right);
   }
 
   Status FilterPairs(const RecordBatch& left, std::vector<int64_t>* pl,
@@ -253,10 +308,12 @@ class JoinOperator : public PhysicalOperator {
     JoinKind kind = plan_.join_kind;
     std::vector<bool> left_matched(end - start, false);
     for (int64_t i : pl) left_matched[i - start] = true;
-    for (int64_t r : pr) matched_[r] = true;
+    if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
+      for (int64_t r : pr) matched_[r] = true;
+    }
     std::vector<int64_t> left_only;
     if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) {
-      bool keep_matched = kind == JoinKind::kSemi;
+      const bool keep_matched = kind == JoinKind::kSemi;
       for (int64_t i = start; i < end; ++i) {
         if (left_matched[i - start] == keep_matched) left_only.push_back(i);
       }
@@ -276,17 +333,19 @@ class JoinOperator : public PhysicalOperator {
   std::vector<SqlType> key_types_;
   int left_columns_ = 0;
   int right_columns_ = 0;
-  bool built_ = false;
-  bool left_done_ = false;
+  std::mutex build_mu_;
+  std::atomic<bool> built_{false};
+  Status build_status_;
   bool emitted_unmatched_ = false;
-  // The left batch being probed, its probe keys and the next row to probe.
-  std::optional<RecordBatch> probing_;
-  std::vector<ArrayPtr> probe_keys_;
-  int64_t probe_pos_ = 0;
+  // Left batches partly probed, taken before new ones are pulled.
+  std::mutex pending_mu_;
+  std::deque<PendingProbe> pending_;
   RecordBatch build_;
   int64_t build_rows_ = 0;
   std::vector<bool> matched_;
-  std::unordered_map<std::string, std::vector<int64_t>> table_;
+  KeyTable table_;
+  std::vector<int64_t> first_row_;  // per key: its first build row
+  std::vector<int64_t> next_row_;   // per build row: the next row of its key, or −1
   int64_t held_ = 0;
 };
 

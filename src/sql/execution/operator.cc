@@ -1,5 +1,6 @@
 #include "sql/execution/operator.h"
 
+#include "common/parallel.h"
 #include "sql/execution/operators.h"
 #include "sql/sql_error.h"
 
@@ -35,13 +36,45 @@ PhysicalOperator::PhysicalOperator(const LogicalOp& plan)
 
 Result<std::optional<columnar::RecordBatch>> PhysicalOperator::Next() {
   auto start = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(serial_, std::defer_lock);
+  if (!concurrent()) lock.lock();
   auto result = NextImpl();
-  time_ += std::chrono::steady_clock::now() - start;
+  if (lock.owns_lock()) lock.unlock();
+  time_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
   if (result.ok() && result->has_value()) {
     rows_out_ += (*result)->num_rows;
     ++batches_out_;
   }
   return result;
+}
+
+int PullWorkers(const ExecContext& ctx) { return ResolveThreads(ctx.threads); }
+
+Status PullAll(PhysicalOperator& child, ExecContext& ctx, int workers,
+               const std::function<Status(columnar::RecordBatch batch, int slot)>& fn) {
+  std::atomic<bool> failed{false};
+  return ParallelForStatus(workers, workers, [&](int64_t, int slot) -> Status {
+    while (!failed.load(std::memory_order_relaxed)) {
+      Status status = ctx.CheckCancelled();
+      if (status.ok()) {
+        Result<std::optional<columnar::RecordBatch>> batch = child.Next();
+        if (!batch.ok()) {
+          status = batch.status();
+        } else if (!batch->has_value()) {
+          return Status::Ok();
+        } else {
+          status = fn(std::move(**batch), slot);
+        }
+      }
+      if (!status.ok()) {
+        failed = true;
+        return status;
+      }
+    }
+    return Status::Ok();
+  });
 }
 
 columnar::RecordBatch PhysicalOperator::MakeBatch(std::vector<columnar::ArrayPtr> columns,
@@ -59,10 +92,10 @@ std::string PhysicalOperator::Describe() const {
   // Only the operator's own line (ToString renders the subtree).
   size_t nl = line.find('\n');
   if (nl != std::string::npos) line.resize(nl);
-  double ms = std::chrono::duration<double, std::milli>(time_).count();
+  double ms = static_cast<double>(time_ns_.load()) / 1e6;
   char buf[96];
   std::snprintf(buf, sizeof(buf), " (actual rows=%lld time=%.3f ms)",
-                static_cast<long long>(rows_out_), ms);
+                static_cast<long long>(rows_out_.load()), ms);
   return line + buf;
 }
 
@@ -144,6 +177,24 @@ Status CheckKeysComparable(const LogicalOp& plan) {
 
 Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, ExecContext& ctx) {
   HOGLAKE_RETURN_IF_ERROR(CheckKeysComparable(plan));
+  if (plan.kind == LogicalKind::kLimit && plan.limit && plan.children.size() == 1 &&
+      plan.children[0]->kind == LogicalKind::kSort) {
+    // ORDER BY … LIMIT: the sort keeps only the rows the limit can emit.
+    const LogicalOp& sort = *plan.children[0];
+    HOGLAKE_RETURN_IF_ERROR(CheckKeysComparable(sort));
+    std::vector<std::unique_ptr<PhysicalOperator>> sort_children;
+    for (const LogicalOpPtr& child : sort.children) {
+      HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*child, ctx));
+      sort_children.push_back(std::move(op));
+    }
+    int64_t keep;
+    if (__builtin_add_overflow(*plan.limit, plan.offset, &keep)) keep = INT64_MAX;
+    HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> top,
+                             MakeSortOperator(sort, ctx, std::move(sort_children), keep));
+    std::vector<std::unique_ptr<PhysicalOperator>> children;
+    children.push_back(std::move(top));
+    return MakeLimitOperator(plan, ctx, std::move(children));
+  }
   std::vector<std::unique_ptr<PhysicalOperator>> children;
   for (const LogicalOpPtr& child : plan.children) {
     HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<PhysicalOperator> op, BuildOperator(*child, ctx));

@@ -86,8 +86,15 @@ class PhysicalOperator {
   PhysicalOperator(const PhysicalOperator&) = delete;
   PhysicalOperator& operator=(const PhysicalOperator&) = delete;
 
-  // The next batch (never empty), or nullopt when done; timed and counted.
+  // The next batch (never empty), or nullopt when done — and nullopt again
+  // on every later call; timed and counted. Callers may call Next from
+  // several threads at once: it runs NextImpl concurrently when the
+  // operator is concurrent(), one call at a time otherwise.
   Result<std::optional<columnar::RecordBatch>> Next();
+
+  // Whether NextImpl may run on several threads at once: streaming
+  // operators whose per-batch work touches no shared mutable state.
+  virtual bool concurrent() const { return false; }
 
   const columnar::SchemaPtr& schema() const { return schema_; }
   const std::vector<std::unique_ptr<PhysicalOperator>>& children() const { return children_; }
@@ -104,13 +111,27 @@ class PhysicalOperator {
   const LogicalOp& plan_;
   columnar::SchemaPtr schema_;
   std::vector<std::unique_ptr<PhysicalOperator>> children_;
-  int64_t rows_out_ = 0;
-  int64_t batches_out_ = 0;
-  std::chrono::nanoseconds time_{0};
+  std::atomic<int64_t> rows_out_{0};
+  std::atomic<int64_t> batches_out_{0};
+  std::atomic<int64_t> time_ns_{0};  // summed over the threads that called Next
+
+ private:
+  std::mutex serial_;  // held around NextImpl unless concurrent()
 };
 
 // The operator tree for `plan`.
 Result<std::unique_ptr<PhysicalOperator>> BuildOperator(const LogicalOp& plan, ExecContext& ctx);
+
+// The workers a pipeline breaker pulls its input with: the context's threads.
+int PullWorkers(const ExecContext& ctx);
+
+// Pulls every batch of `child` and hands each to fn(batch, slot) on the
+// worker that pulled it: `workers` workers (slots 0 .. workers − 1, slot 0
+// the caller) calling child.Next() concurrently; 1 pulls on the caller
+// alone. Stops at the first failure (of Next, fn or cancellation) and
+// returns it.
+Status PullAll(PhysicalOperator& child, ExecContext& ctx, int workers,
+               const std::function<Status(columnar::RecordBatch batch, int slot)>& fn);
 
 // Every batch of `op` until the end; the batches held count against the
 // context's memory budget (a result larger than the budget fails with 53200).

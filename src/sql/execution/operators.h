@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sql/execution/operator.h"
@@ -20,7 +21,10 @@ Result<OperatorPtr> MakeProjectOperator(const LogicalOp& plan, ExecContext& ctx,
 Result<OperatorPtr> MakeAggregateOperator(const LogicalOp& plan, ExecContext& ctx,
                                           Children children);
 Result<OperatorPtr> MakeJoinOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
-Result<OperatorPtr> MakeSortOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
+// `keep`: top-N — only the first `keep` rows of the order are needed
+// (a LIMIT above; the limit operator still applies the offset and limit).
+Result<OperatorPtr> MakeSortOperator(const LogicalOp& plan, ExecContext& ctx, Children children,
+                                     std::optional<int64_t> keep = std::nullopt);
 Result<OperatorPtr> MakeLimitOperator(const LogicalOp& plan, ExecContext& ctx, Children children);
 Result<OperatorPtr> MakeDistinctOperator(const LogicalOp& plan, ExecContext& ctx,
                                          Children children);

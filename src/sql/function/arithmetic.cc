@@ -5,6 +5,7 @@
 // arrive cast to one type by BindOperator; for numeric, `call.type.scale`
 // is the result's scale and the operands keep their own.
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "sql/execution/vector_ops.h"
@@ -129,9 +130,24 @@ Result<ArrayPtr> DecimalArith(const ArrayData& a, const SqlType& ta, const Array
   const int sa = ta.scale, sb = tb.scale, sr = type.scale;
   const __int128 fa = PowerOfTen(std::max(0, sr - sa));
   const __int128 fb = PowerOfTen(std::max(0, sr - sb));
+  auto fits64 = [](__int128 v) { return v >= INT64_MIN && v <= INT64_MAX; };
   for (int64_t i = 0; i < rows; ++i) {
     if (validity && !columnar::GetBit(validity->data(), i)) continue;
     __int128 x = LoadDecimal(a, i), y = LoadDecimal(b, i), r = 0;
+    // Common cases without the overflow checks they cannot fail: operands
+    // below 10^38 at one scale add within 2·10^38 < 2^127 (only the
+    // 38-digit bound can fail), and a product of two 64-bit values is below
+    // 2^126 < 10^38.
+    if ((op == ArithOp::kAdd || op == ArithOp::kSub) && fa == 1 && fb == 1) {
+      r = op == ArithOp::kAdd ? x + y : x - y;
+      if (r >= kDecimalLimit || r <= -kDecimalLimit) return NumericOverflow();
+      z[i] = r;
+      continue;
+    }
+    if (op == ArithOp::kMul && fits64(x) && fits64(y)) {
+      z[i] = x * y;
+      continue;
+    }
     switch (op) {
       case ArithOp::kAdd:
       case ArithOp::kSub: {

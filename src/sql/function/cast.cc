@@ -509,6 +509,32 @@ Result<columnar::ArrayPtr> CastArray(const columnar::ArrayPtr& array, const SqlT
         return widen(double{});
     }
   }
+  if (from.id == SqlTypeId::kNumeric && to.id == SqlTypeId::kNumeric && to.scale == from.scale &&
+      (to.precision < 0 || (from.precision > 0 && to.precision >= from.precision))) {
+    // The same values at the same scale, in a type at least as wide: the
+    // array as it is, labelled with the new type.
+    auto out = std::make_shared<columnar::ArrayData>(*array);
+    out->type = CarrierType(to);
+    return columnar::ArrayPtr(out);
+  }
+  if (from.id == SqlTypeId::kDate &&
+      (to.id == SqlTypeId::kTimestamp || to.id == SqlTypeId::kTimestampTz)) {
+    // Midnight UTC of each day.
+    constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
+    FixedOutput<int64_t> out(CarrierType(to), rows);
+    int64_t* dst = out.values();
+    const int32_t* src = array->values<int32_t>();
+    for (int64_t i = 0; i < rows; ++i) {
+      if (array->IsNull(i)) {
+        out.SetNull(i);
+        continue;
+      }
+      if (__builtin_mul_overflow(static_cast<int64_t>(src[i]), kMicrosPerDay, &dst[i])) {
+        return SqlError(SqlErrorKind::kDatetimeFieldOverflow, "date out of range for timestamp");
+      }
+    }
+    return out.Finish();
+  }
   if (from.id == SqlTypeId::kNumeric && to.id == SqlTypeId::kNumeric &&
       (to.precision < 0 || to.precision >= from.precision + std::max(0, to.scale - from.scale)) &&
       to.scale >= from.scale) {

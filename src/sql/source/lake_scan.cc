@@ -386,6 +386,9 @@ class LakeScanOperator : public PhysicalOperator {
 
   ~LakeScanOperator() override { Stop(); }
 
+  // Workers and consumers meet at the queue; the serial path locks.
+  bool concurrent() const override { return true; }
+
   std::string Describe() const override {
     std::string line = PhysicalOperator::Describe();
     line += StrCat(" files=", counters_.files_total.load(), "/", plan_.scan->files.size(),
@@ -398,9 +401,15 @@ class LakeScanOperator : public PhysicalOperator {
 
  protected:
   Result<std::optional<RecordBatch>> NextImpl() override {
-    if (workers_ <= 1) return NextSerial();
-    if (threads_.empty()) Start();
+    if (workers_ <= 1) {
+      std::lock_guard<std::mutex> serial(serial_mu_);
+      return NextSerial();
+    }
     std::unique_lock<std::mutex> lock(mu_);
+    if (!started_) {
+      started_ = true;
+      Start();
+    }
     while (true) {
       if (!error_.ok()) return error_;
       if (!queue_.empty()) {
@@ -439,6 +448,7 @@ class LakeScanOperator : public PhysicalOperator {
     }
   }
 
+  // Called under mu_.
   void Start() {
     running_ = workers_;
     for (int w = 0; w < workers_; ++w) {
@@ -453,12 +463,14 @@ class LakeScanOperator : public PhysicalOperator {
   }
 
   void Stop() {
+    std::vector<std::thread> threads;
     {
       std::lock_guard<std::mutex> lock(mu_);
       stop_ = true;
       space_.notify_all();
+      threads = std::move(threads_);
     }
-    for (std::thread& t : threads_) t.join();
+    for (std::thread& t : threads) t.join();
     threads_.clear();
   }
 
@@ -523,7 +535,8 @@ class LakeScanOperator : public PhysicalOperator {
   PruningPredicate pruning_;
   ScanCounters counters_;
   int workers_ = 1;
-  // serial
+  // serial (under serial_mu_)
+  std::mutex serial_mu_;
   std::unique_ptr<FileScan> serial_;
   std::vector<int> row_groups_;
   size_t next_row_group_ = 0;
@@ -537,6 +550,7 @@ class LakeScanOperator : public PhysicalOperator {
   Status error_;
   int running_ = 0;
   bool stop_ = false;
+  bool started_ = false;
   std::vector<std::thread> threads_;
 };
 

@@ -1,5 +1,6 @@
 #include "sql/types/value.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "columnar/builder.h"
@@ -96,10 +97,68 @@ Status AppendValue(columnar::ArrayBuilder* builder, const Value& value) {
   }
 }
 
+namespace {
+
+// Fills `size` bytes at `dst` with copies of the `width` bytes at `src`.
+void Repeat(uint8_t* dst, const uint8_t* src, int64_t width, int64_t size) {
+  if (size <= 0) return;
+  std::memcpy(dst, src, static_cast<size_t>(std::min(width, size)));
+  for (int64_t filled = width; filled < size; filled *= 2) {
+    std::memcpy(dst + filled, dst, static_cast<size_t>(std::min(filled, size - filled)));
+  }
+}
+
+}  // namespace
+
 Result<columnar::ArrayPtr> BroadcastValue(const Value& value, int64_t rows) {
+  // One value built the ordinary way, then its buffers repeated.
   std::unique_ptr<columnar::ArrayBuilder> builder = columnar::MakeBuilder(CarrierType(value.type));
-  for (int64_t r = 0; r < rows; ++r) HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), value));
-  return builder->Finish();
+  HOGLAKE_RETURN_IF_ERROR(AppendValue(builder.get(), value));
+  HOGLAKE_ASSIGN_OR_RETURN(columnar::ArrayPtr one, builder->Finish());
+  if (rows == 1) return one;
+  const columnar::DataType& type = *one->type;
+  const int bits = type.bit_width();
+  const bool fixed = !type.is_nested() && bits > 0 && bits % 8 == 0;
+  if (one->offset != 0 || (!fixed && !type.is_binary_like() && type.id != columnar::TypeId::kBool)) {
+    std::unique_ptr<columnar::ArrayBuilder> all = columnar::MakeBuilder(CarrierType(value.type));
+    for (int64_t r = 0; r < rows; ++r) HOGLAKE_RETURN_IF_ERROR(AppendValue(all.get(), value));
+    return all->Finish();
+  }
+  auto out = std::make_shared<columnar::ArrayData>();
+  out->type = one->type;
+  out->length = rows;
+  out->buffers.resize(one->buffers.size());
+  const int64_t bitmap_bytes = columnar::BytesForBits(rows);
+  auto bitmap = [&](bool set) {
+    auto buffer = columnar::Buffer::Allocate(bitmap_bytes);
+    std::memset(buffer->mutable_data(), set ? 0xFF : 0, static_cast<size_t>(bitmap_bytes));
+    return buffer;
+  };
+  if (value.is_null) {
+    out->null_count = rows;
+    out->buffers[0] = bitmap(false);
+  }
+  if (type.id == columnar::TypeId::kBool) {
+    out->buffers[1] = bitmap(!value.is_null && one->GetBool(0));
+  } else if (fixed) {
+    const int64_t width = bits / 8;
+    auto buffer = columnar::Buffer::Allocate(rows * width);
+    Repeat(buffer->mutable_data(), one->buffers[1]->data(), width, rows * width);
+    out->buffers[1] = std::move(buffer);
+  } else {
+    const std::string_view bytes = value.is_null ? std::string_view() : one->GetView(0);
+    const auto length = static_cast<int64_t>(bytes.size());
+    if (length * rows > INT32_MAX) return Internal("constant repeated past 2 GiB");
+    auto offsets = columnar::Buffer::Allocate((rows + 1) * 4);
+    auto* o = reinterpret_cast<int32_t*>(offsets->mutable_data());
+    for (int64_t r = 0; r <= rows; ++r) o[r] = static_cast<int32_t>(r * length);
+    auto data = columnar::Buffer::Allocate(length * rows);
+    Repeat(data->mutable_data(), reinterpret_cast<const uint8_t*>(bytes.data()), length,
+           length * rows);
+    out->buffers[1] = std::move(offsets);
+    out->buffers[2] = std::move(data);
+  }
+  return columnar::ArrayPtr(out);
 }
 
 Value ValueAt(const columnar::ArrayData& array, int64_t row, const SqlType& type) {

@@ -44,19 +44,37 @@ int64_t FloorDiv(int64_t a, int64_t b) {
 
 }  // namespace
 
+namespace {
+
+// 10^0 … 10^38.
+struct PowersOfTen {
+  __int128 p[39];
+  constexpr PowersOfTen() : p() {
+    __int128 v = 1;
+    for (int i = 0; i < 39; ++i) {
+      p[i] = v;
+      if (i < 38) v *= 10;
+    }
+  }
+};
+constexpr PowersOfTen kPowersOfTen;
+
+}  // namespace
+
 __int128 PowerOfTen(int n) {
+  if (n >= 0 && n < 39) return kPowersOfTen.p[n];
   __int128 v = 1;
   for (int i = 0; i < n; ++i) v *= 10;
   return v;
 }
 
 int DecimalDigits(__int128 v) {
-  if (v < 0) v = -v;
+  // |v| as unsigned, so the most negative value needs no negation overflow.
+  const unsigned __int128 u =
+      v < 0 ? static_cast<unsigned __int128>(0) - static_cast<unsigned __int128>(v)
+            : static_cast<unsigned __int128>(v);
   int digits = 1;
-  while (v >= 10) {
-    v /= 10;
-    ++digits;
-  }
+  while (digits < 39 && u >= static_cast<unsigned __int128>(kPowersOfTen.p[digits])) ++digits;
   return digits;
 }
 

@@ -14,7 +14,9 @@ TEST(SecretBoxTest, RoundTripsAndHidesThePlaintext) {
     Result<std::string> sealed = SealSecret(kKey, "conn-a", plain);
     ASSERT_TRUE(sealed.ok()) << sealed.error().message;
     EXPECT_EQ(sealed->size(), plain.size() + 28);
-    if (!plain.empty()) {
+    // Only a long plaintext can be looked for: a one-byte one turns up by
+    // chance in random-looking bytes about one time in nine.
+    if (plain.size() >= 8) {
       EXPECT_EQ(sealed->find(plain), std::string::npos);
     }
     Result<std::string> opened = OpenSecret(kKey, "conn-a", *sealed);

@@ -110,6 +110,9 @@ class QueryService {
   Result<std::string> ResultBytes(const ResultRecord& result) {
     return results_->ReadBytes(result.path);
   }
+  Result<std::shared_ptr<RandomAccessSource>> ResultSource(const ResultRecord& result) {
+    return results_->OpenBytes(result.path);
+  }
 
   const QueryServiceOptions& options() const { return options_; }
   // Runs queued or executing here now.

@@ -1,6 +1,8 @@
 #include "query/result_format.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "columnar/ipc/ipc_writer.h"
 #include "columnar/slice.h"
@@ -10,8 +12,6 @@
 
 namespace hoglake::query {
 namespace {
-
-constexpr size_t kSegmentBytes = 1 << 20;
 
 bool IsNonFinite(const sql::Value& v) {
   return (v.type.id == sql::SqlTypeId::kReal || v.type.id == sql::SqlTypeId::kDouble) &&
@@ -101,35 +101,6 @@ std::string MarkdownCell(const sql::Value& v) {
   return cell;
 }
 
-// Walks the rows [offset, offset + limit) batch by batch.
-template <typename Visit>
-Status ForEachSlice(ResultReader& reader, int64_t offset, std::optional<int64_t> limit,
-                    Visit&& visit) {
-  int64_t skip = offset;
-  int64_t left = limit.value_or(INT64_MAX);
-  while (left > 0) {
-    HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> batch, reader.Next());
-    if (!batch) break;
-    if (skip >= batch->num_rows) {
-      skip -= batch->num_rows;
-      continue;
-    }
-    int64_t take = std::min(batch->num_rows - skip, left);
-    HOGLAKE_RETURN_IF_ERROR(visit(*batch, skip, skip + take));
-    left -= take;
-    skip = 0;
-  }
-  return Status::Ok();
-}
-
-void Flush(std::string* current, std::vector<std::string>* segments, bool force) {
-  if (current->empty()) return;
-  if (force || current->size() >= kSegmentBytes) {
-    segments->push_back(std::move(*current));
-    current->clear();
-  }
-}
-
 }  // namespace
 
 std::vector<sql::SqlType> ResultColumnTypes(const columnar::Schema& schema,
@@ -170,113 +141,184 @@ int64_t AppendJsonRows(const columnar::RecordBatch& batch, const std::vector<sql
   return appended;
 }
 
-Result<RenderedResult> RenderResult(ResultReader& reader,
+Result<std::unique_ptr<ResultRenderer>> ResultRenderer::Open(
+    std::unique_ptr<ResultReader> reader, std::vector<ResultColumnSpec> columns,
+    std::string result_id, ResultFormat format, int64_t offset, std::optional<int64_t> limit) {
+  if (format == ResultFormat::kParquet) {
+    return MakeError(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
+  }
+  auto renderer = std::unique_ptr<ResultRenderer>(new ResultRenderer());
+  ResultRenderer& r = *renderer;
+  r.reader_ = std::move(reader);
+  r.columns_ = std::move(columns);
+  r.result_id_ = std::move(result_id);
+  r.format_ = format;
+  const columnar::SchemaPtr& schema = r.reader_->schema();
+  r.types_ = ResultColumnTypes(*schema, r.columns_);
+  for (size_t c = 0; c < schema->fields.size(); ++c) {
+    r.names_.push_back(c < r.columns_.size() ? r.columns_[c].name : schema->fields[c].name);
+  }
+  for (const columnar::Field& field : schema->fields) r.nullable_.push_back(field.nullable);
+  r.nan_columns_.assign(r.types_.size(), false);
+  r.skip_ = offset;
+  r.left_ = limit.value_or(INT64_MAX);
+  if (format == ResultFormat::kArrow) {
+    r.ipc_ = std::make_unique<columnar::IpcStreamWriter>([&r](std::string_view bytes) {
+      r.out_->append(bytes);
+      return Status::Ok();
+    });
+  }
+  return renderer;
+}
+
+ResultRenderer::~ResultRenderer() = default;
+
+Result<bool> ResultRenderer::Next(std::string* piece) {
+  piece->clear();
+  if (ended_) return false;
+  out_ = piece;
+  if (!started_) {
+    started_ = true;
+    HOGLAKE_RETURN_IF_ERROR(RenderHead());
+  }
+  // One slice of rows per piece (the head rides with the first).
+  while (left_ > 0) {
+    if (!batch_ || batch_row_ >= batch_->num_rows) {
+      batch_.reset();
+      HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> next, reader_->Next());
+      if (!next) break;
+      if (skip_ >= next->num_rows) {
+        skip_ -= next->num_rows;
+        continue;
+      }
+      batch_ = std::move(next);
+      batch_row_ = skip_;
+      skip_ = 0;
+    }
+    const int64_t take = std::min({batch_->num_rows - batch_row_, left_, kSliceRows});
+    HOGLAKE_RETURN_IF_ERROR(RenderRows(*batch_, batch_row_, batch_row_ + take));
+    batch_row_ += take;
+    left_ -= take;
+    rows_ += take;
+    return true;
+  }
+  batch_.reset();
+  reader_.reset();  // the stored object is read no further
+  HOGLAKE_RETURN_IF_ERROR(RenderTail());
+  ended_ = true;
+  return true;
+}
+
+Status ResultRenderer::RenderHead() {
+  std::string& out = *out_;
+  switch (format_) {
+    case ResultFormat::kArrow:
+      return ipc_->Start(*reader_->schema());
+    case ResultFormat::kJson:
+      out += "{\"result_id\":";
+      AppendJsonString(result_id_, &out);
+      out += ",\"status\":\"ready\",\"columns\":[";
+      for (size_t c = 0; c < names_.size(); ++c) {
+        if (c) out += ',';
+        AppendJsonString(names_[c], &out);
+      }
+      out += "],\"rows\":[";
+      return Status::Ok();
+    case ResultFormat::kCsv:
+      for (size_t c = 0; c < names_.size(); ++c) {
+        if (c) out += ',';
+        out += CsvField(sql::Value::Text(names_[c]));
+      }
+      out += '\n';
+      return Status::Ok();
+    case ResultFormat::kMarkdown:
+      out += '|';
+      for (const std::string& n : names_) out += " " + MarkdownCell(sql::Value::Text(n)) + " |";
+      out += "\n|";
+      for (size_t c = 0; c < names_.size(); ++c) out += " --- |";
+      out += '\n';
+      return Status::Ok();
+    case ResultFormat::kParquet:
+      break;
+  }
+  return MakeError(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
+}
+
+Status ResultRenderer::RenderRows(const columnar::RecordBatch& batch, int64_t begin,
+                                  int64_t end) {
+  std::string& out = *out_;
+  switch (format_) {
+    case ResultFormat::kArrow: {
+      if (begin == 0 && end == batch.num_rows) return ipc_->WriteBatch(batch);
+      HOGLAKE_ASSIGN_OR_RETURN(columnar::RecordBatch part,
+                               columnar::SliceBatch(batch, begin, end - begin));
+      return ipc_->WriteBatch(part);
+    }
+    case ResultFormat::kJson:
+      AppendJsonRows(batch, types_, begin, end, SIZE_MAX, rows_ == 0, &nan_columns_, &out);
+      return Status::Ok();
+    case ResultFormat::kCsv:
+      for (int64_t r = begin; r < end; ++r) {
+        for (size_t c = 0; c < types_.size(); ++c) {
+          if (c) out += ',';
+          out += CsvField(sql::ValueAt(*batch.columns[c], r, types_[c]));
+        }
+        out += '\n';
+      }
+      return Status::Ok();
+    case ResultFormat::kMarkdown:
+      for (int64_t r = begin; r < end; ++r) {
+        out += '|';
+        for (size_t c = 0; c < types_.size(); ++c) {
+          out += " " + MarkdownCell(sql::ValueAt(*batch.columns[c], r, types_[c])) + " |";
+        }
+        out += '\n';
+      }
+      return Status::Ok();
+    case ResultFormat::kParquet:
+      break;
+  }
+  return MakeError(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
+}
+
+Status ResultRenderer::RenderTail() {
+  std::string& out = *out_;
+  switch (format_) {
+    case ResultFormat::kArrow:
+      return ipc_->Close();
+    case ResultFormat::kJson:
+      out += "],\"nullable\":[";
+      for (size_t c = 0; c < types_.size(); ++c) {
+        if (c) out += ',';
+        out += nullable_[c] || nan_columns_[c] ? "true" : "false";
+      }
+      out += "],\"row_count\":" + std::to_string(rows_) + "}";
+      return Status::Ok();
+    case ResultFormat::kCsv:
+    case ResultFormat::kMarkdown:
+      return Status::Ok();
+    case ResultFormat::kParquet:
+      break;
+  }
+  return MakeError(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
+}
+
+Result<RenderedResult> RenderResult(std::unique_ptr<ResultReader> reader,
                                     const std::vector<ResultColumnSpec>& columns,
                                     const std::string& result_id, ResultFormat format,
                                     int64_t offset, std::optional<int64_t> limit) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<ResultRenderer> renderer,
+                           ResultRenderer::Open(std::move(reader), columns, result_id, format,
+                                                offset, limit));
   RenderedResult rendered;
-  const columnar::SchemaPtr schema = reader.schema();
-  const std::vector<sql::SqlType> types = ResultColumnTypes(*schema, columns);
-  std::vector<std::string> names;
-  for (size_t c = 0; c < schema->fields.size(); ++c) {
-    names.push_back(c < columns.size() ? columns[c].name : schema->fields[c].name);
+  std::string piece;
+  while (true) {
+    HOGLAKE_ASSIGN_OR_RETURN(bool more, renderer->Next(&piece));
+    if (!more) break;
+    if (!piece.empty()) rendered.segments.push_back(std::move(piece));
+    piece = std::string();
   }
-  std::string current;
-  switch (format) {
-    case ResultFormat::kArrow: {
-      columnar::IpcStreamWriter writer([&](std::string_view bytes) {
-        current.append(bytes);
-        Flush(&current, &rendered.segments, false);
-        return Status::Ok();
-      });
-      HOGLAKE_RETURN_IF_ERROR(writer.Start(*schema));
-      HOGLAKE_RETURN_IF_ERROR(
-          ForEachSlice(reader, offset, limit,
-                       [&](const columnar::RecordBatch& b, int64_t begin, int64_t end) -> Status {
-                         rendered.rows += end - begin;
-                         if (begin == 0 && end == b.num_rows) return writer.WriteBatch(b);
-                         HOGLAKE_ASSIGN_OR_RETURN(columnar::RecordBatch part,
-                                                  columnar::SliceBatch(b, begin, end - begin));
-                         return writer.WriteBatch(part);
-                       }));
-      HOGLAKE_RETURN_IF_ERROR(writer.Close());
-      break;
-    }
-    case ResultFormat::kJson: {
-      std::vector<bool> nan_columns(types.size(), false);
-      std::string head = "{\"result_id\":";
-      AppendJsonString(result_id, &head);
-      head += ",\"status\":\"ready\",\"columns\":[";
-      for (size_t c = 0; c < names.size(); ++c) {
-        if (c) head += ',';
-        AppendJsonString(names[c], &head);
-      }
-      head += "],\"rows\":[";
-      rendered.segments.push_back(std::move(head));
-      HOGLAKE_RETURN_IF_ERROR(ForEachSlice(
-          reader, offset, limit,
-          [&](const columnar::RecordBatch& b, int64_t begin, int64_t end) -> Status {
-            rendered.rows += AppendJsonRows(b, types, begin, end, SIZE_MAX, rendered.rows == 0,
-                                            &nan_columns, &current);
-            Flush(&current, &rendered.segments, false);
-            return Status::Ok();
-          }));
-      current += "],\"nullable\":[";
-      for (size_t c = 0; c < types.size(); ++c) {
-        if (c) current += ',';
-        current += schema->fields[c].nullable || nan_columns[c] ? "true" : "false";
-      }
-      current += "],\"row_count\":" + std::to_string(rendered.rows) + "}";
-      break;
-    }
-    case ResultFormat::kCsv: {
-      for (size_t c = 0; c < names.size(); ++c) {
-        if (c) current += ',';
-        current += CsvField(sql::Value::Text(names[c]));
-      }
-      current += '\n';
-      HOGLAKE_RETURN_IF_ERROR(
-          ForEachSlice(reader, offset, limit,
-                       [&](const columnar::RecordBatch& b, int64_t begin, int64_t end) -> Status {
-                         for (int64_t r = begin; r < end; ++r) {
-                           for (size_t c = 0; c < types.size(); ++c) {
-                             if (c) current += ',';
-                             current += CsvField(sql::ValueAt(*b.columns[c], r, types[c]));
-                           }
-                           current += '\n';
-                         }
-                         rendered.rows += end - begin;
-                         Flush(&current, &rendered.segments, false);
-                         return Status::Ok();
-                       }));
-      break;
-    }
-    case ResultFormat::kMarkdown: {
-      current += '|';
-      for (const std::string& n : names) current += " " + MarkdownCell(sql::Value::Text(n)) + " |";
-      current += "\n|";
-      for (size_t c = 0; c < names.size(); ++c) current += " --- |";
-      current += '\n';
-      HOGLAKE_RETURN_IF_ERROR(ForEachSlice(
-          reader, offset, limit,
-          [&](const columnar::RecordBatch& b, int64_t begin, int64_t end) -> Status {
-            for (int64_t r = begin; r < end; ++r) {
-              current += '|';
-              for (size_t c = 0; c < types.size(); ++c) {
-                current += " " + MarkdownCell(sql::ValueAt(*b.columns[c], r, types[c])) + " |";
-              }
-              current += '\n';
-            }
-            rendered.rows += end - begin;
-            Flush(&current, &rendered.segments, false);
-            return Status::Ok();
-          }));
-      break;
-    }
-    case ResultFormat::kParquet:
-      return MakeError(ErrorCode::kInternal, "Parquet results are served verbatim, not rendered");
-  }
-  Flush(&current, &rendered.segments, true);
+  rendered.rows = renderer->rows();
   return rendered;
 }
 

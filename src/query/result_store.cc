@@ -71,6 +71,12 @@ Result<std::unique_ptr<ResultReader>> ResultStore::OpenReader(const std::string&
 
 Result<std::string> ResultStore::ReadBytes(const std::string& path) { return store_->Get(path); }
 
+Result<std::shared_ptr<RandomAccessSource>> ResultStore::OpenBytes(const std::string& path) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<ObjectSource> source,
+                           ObjectSource::Open(store_.get(), path));
+  return std::shared_ptr<RandomAccessSource>(std::move(source));
+}
+
 void ResultStore::Remove(const std::vector<std::string>& paths) {
   std::vector<Result<bool>> outcomes = store_->DeleteMany(paths);
   for (size_t i = 0; i < outcomes.size(); ++i) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "columnar/array.h"
+#include "common/random_access.h"
 #include "common/status.h"
 #include "storage/object_store.h"
 
@@ -78,8 +79,10 @@ class ResultStore {
   Result<std::unique_ptr<ResultWriter>> Create(const std::string& result_id,
                                                const columnar::SchemaPtr& schema);
   Result<std::unique_ptr<ResultReader>> OpenReader(const std::string& path);
-  // The stored object's bytes verbatim (format=parquet).
+  // The stored object's bytes verbatim (format=parquet), whole or to be
+  // read piece by piece (its size known up front).
   Result<std::string> ReadBytes(const std::string& path);
+  Result<std::shared_ptr<RandomAccessSource>> OpenBytes(const std::string& path);
   // Removes stored results; absent objects are fine.
   void Remove(const std::vector<std::string>& paths);
 

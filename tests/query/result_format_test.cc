@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include <filesystem>
+#include <optional>
+#include <tuple>
 
 #include "columnar/builder.h"
 #include "columnar/ipc/ipc_reader.h"
@@ -56,7 +58,7 @@ class ResultFormatTest : public ::testing::Test {
                      int64_t* rows = nullptr) {
     auto reader = store_->OpenReader(path_);
     EXPECT_TRUE(reader.ok());
-    auto rendered = RenderResult(**reader, columns_, "rsltformat", format, offset, limit);
+    auto rendered = RenderResult(std::move(*reader), columns_, "rsltformat", format, offset, limit);
     EXPECT_TRUE(rendered.ok()) << rendered.status().ToString();
     std::string body;
     for (const std::string& s : rendered->segments) body += s;
@@ -134,7 +136,7 @@ TEST_F(ResultFormatTest, NestedColumnsRenderInEveryFormat) {
   auto render = [&](ResultFormat format) {
     auto reader = store_->OpenReader(written->path);
     EXPECT_TRUE(reader.ok());
-    auto rendered = RenderResult(**reader, columns, "rsltnested", format, 0, std::nullopt);
+    auto rendered = RenderResult(std::move(*reader), columns, "rsltnested", format, 0, std::nullopt);
     EXPECT_TRUE(rendered.ok()) << rendered.status().ToString();
     std::string body;
     for (const std::string& segment : rendered->segments) body += segment;
@@ -151,6 +153,54 @@ TEST_F(ResultFormatTest, NestedColumnsRenderInEveryFormat) {
   EXPECT_EQ(stream->first->fields[1].type->id, columnar::TypeId::kStruct);
   ASSERT_EQ(stream->second.size(), 1u);
   EXPECT_EQ(stream->second[0].num_rows, 3);
+}
+
+// A result of several slices renders piece by piece, one slice of rows
+// per piece (the head with the first, the end marker after the last),
+// and the pieces joined are one exact stream, offset and limit honoured.
+TEST_F(ResultFormatTest, RendererYieldsOneSliceAPiece) {
+  constexpr int64_t kRows = ResultRenderer::kSliceRows * 2 + 1000;
+  auto schema = std::make_shared<columnar::Schema>();
+  schema->fields = {{"n", columnar::Int64(), false, {}}};
+  auto writer = store_->Create("rsltmany", schema);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  columnar::Int64Builder n;
+  for (int64_t i = 0; i < kRows; ++i) n.Append(i);
+  auto batch = columnar::MakeRecordBatch(schema, {*n.Finish()});
+  ASSERT_TRUE(batch.ok());
+  ASSERT_TRUE((*writer)->Write(*batch).ok());
+  auto written = (*writer)->Finish();
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  for (const auto& [offset, limit, pieces] :
+       {std::tuple<int64_t, std::optional<int64_t>, int>{0, std::nullopt, 4},
+        {10, ResultRenderer::kSliceRows + 5, 3}}) {
+    auto reader = store_->OpenReader(written->path);
+    ASSERT_TRUE(reader.ok());
+    auto renderer = ResultRenderer::Open(std::move(*reader), {{"n", "bigint"}}, "rsltmany",
+                                         ResultFormat::kArrow, offset, limit);
+    ASSERT_TRUE(renderer.ok()) << renderer.status().ToString();
+    std::string body, piece;
+    int count = 0;
+    while (true) {
+      auto more = (*renderer)->Next(&piece);
+      ASSERT_TRUE(more.ok()) << more.status().ToString();
+      if (!*more) break;
+      body += piece;
+      ++count;
+    }
+    EXPECT_EQ(count, pieces);
+    const int64_t expected = limit.value_or(kRows - offset);
+    EXPECT_EQ((*renderer)->rows(), expected);
+    auto stream = columnar::ReadIpcStream(body);
+    ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+    int64_t next = offset;
+    for (const auto& b : stream->second) {
+      EXPECT_LE(b.num_rows, ResultRenderer::kSliceRows);
+      const int64_t* values = b.columns[0]->values<int64_t>();
+      for (int64_t r = 0; r < b.num_rows; ++r) ASSERT_EQ(values[r], next++);
+    }
+    EXPECT_EQ(next, offset + expected);
+  }
 }
 
 TEST_F(ResultFormatTest, NothingAppearsUntilFinish) {

@@ -658,10 +658,10 @@ void HttpEventLoop::Respond(std::unique_ptr<HttpExchange> exchange, HttpResponse
     }
   }
   const std::string* id = head.Header("x-request-id");
-  auto out = std::make_unique<OutgoingResponse>(
-      std::move(response),
-      ResponseFraming{head.method == "HEAD", keep_alive, head.version_minor == 0,
-                      id ? std::string_view(*id) : std::string_view()});
+  const ResponseFraming framing{head.method == "HEAD", keep_alive, head.version_minor == 0,
+                                id ? std::string_view(*id) : std::string_view()};
+  if (OutgoingResponse::EndsConnection(response, framing)) keep_alive = false;
+  auto out = std::make_unique<OutgoingResponse>(std::move(response), framing);
   const OutgoingResponse::WriteResult result =
       client_gone ? OutgoingResponse::WriteResult::kFailed : out->WriteTo(exchange->fd);
   Completion completion;

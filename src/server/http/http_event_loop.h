@@ -42,7 +42,12 @@
 // A dispatched request owns its connection until Respond: the loop neither
 // reads nor closes it meanwhile (pipelined requests wait in the kernel).
 // Respond writes what the socket takes from the calling thread and leaves
-// the rest to the loop, so a slow reader never holds a handler thread.
+// the rest to the loop, so a slow reader never holds a handler thread. A
+// streamed response body (HttpResponse::body_producer) is pulled the same
+// way: on the handler thread until the socket is full, then on the loop
+// as the socket drains, one piece at a time; a client that goes away (or
+// reads nothing for `write_timeout_ms`) closes the connection, and with it
+// the producer and everything it holds.
 #pragma once
 
 #include <atomic>

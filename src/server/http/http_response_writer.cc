@@ -4,9 +4,11 @@
 #include <sys/uio.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <utility>
 
 #include "common/json_writer.h"
+#include "common/log.h"
 
 namespace hoglake::server {
 namespace {
@@ -55,6 +57,12 @@ constexpr std::pair<int, std::string_view> kReasons[] = {
 
 bool HasBody(int status) { return status >= 200 && status != 204 && status != 304; }
 
+std::string ChunkSizeLine(size_t size) {
+  char line[24];
+  const int n = std::snprintf(line, sizeof line, "%zx\r\n", size);
+  return std::string(line, static_cast<size_t>(n));
+}
+
 }  // namespace
 
 std::string_view ReasonPhrase(int status) {
@@ -89,11 +97,19 @@ OutgoingResponse::OutgoingResponse(HttpResponse response, const ResponseFraming&
       head += response.content_type;
       head += "\r\n";
     }
-    head += "Content-Length: ";
-    head += std::to_string(response.BodySize());
-    head += "\r\n";
+    if (!response.body_producer) {
+      head += "Content-Length: ";
+      head += std::to_string(response.BodySize());
+      head += "\r\n";
+    } else if (response.streamed_length) {
+      head += "Content-Length: ";
+      head += std::to_string(response.BodySize() + *response.streamed_length);
+      head += "\r\n";
+    } else if (!framing.http10_client) {
+      head += "Transfer-Encoding: chunked\r\n";
+    }
   }
-  if (!framing.keep_alive) {
+  if (!framing.keep_alive || EndsConnection(response, framing)) {
     head += "Connection: close\r\n";
   } else if (framing.http10_client) {
     head += "Connection: keep-alive\r\n";
@@ -102,6 +118,9 @@ OutgoingResponse::OutgoingResponse(HttpResponse response, const ResponseFraming&
   parts_.reserve(2 + response.body_segments.size());
   parts_.push_back(std::move(head));
   const bool send_body = has_body && !framing.head_only;
+  chunked_ = response.body_producer && !response.streamed_length && !framing.http10_client;
+  const bool chunk_prefix = send_body && chunked_ && response.BodySize() > 0;
+  if (chunk_prefix) parts_.push_back(ChunkSizeLine(response.BodySize()));
   if (send_body && !response.body.empty()) parts_.push_back(std::move(response.body));
   for (std::string& segment : response.body_segments) {
     if (send_body && !segment.empty()) {
@@ -110,6 +129,58 @@ OutgoingResponse::OutgoingResponse(HttpResponse response, const ResponseFraming&
       RecycleJsonSegment(std::move(segment));
     }
   }
+  if (chunk_prefix) parts_.push_back("\r\n");
+  if (send_body && response.body_producer) {
+    producer_ = std::move(response.body_producer);
+    streamed_left_ = response.streamed_length;
+  }
+}
+
+bool OutgoingResponse::EndsConnection(const HttpResponse& response,
+                                      const ResponseFraming& framing) {
+  return HasBody(response.status) && !framing.head_only && response.body_producer &&
+         !response.streamed_length && framing.http10_client;
+}
+
+bool OutgoingResponse::Refill() {
+  // Everything queued is sent: free it before producing more.
+  for (size_t i = 1; i < parts_.size(); ++i) RecycleJsonSegment(std::move(parts_[i]));
+  parts_.clear();
+  part_ = 0;
+  offset_ = 0;
+  std::string piece;
+  while (piece.empty()) {
+    Result<bool> more = producer_->Next(&piece);
+    if (!more.ok()) {
+      LogWarn("HTTP server: a streamed response body failed after its head was sent (",
+              more.error().message, "); closing the connection");
+      producer_.reset();
+      return false;
+    }
+    if (!*more) {
+      producer_.reset();
+      if (streamed_left_ && *streamed_left_ != 0) {
+        LogWarn("HTTP server: a streamed response body ended ", *streamed_left_,
+                " bytes short of its Content-Length; closing the connection");
+        return false;
+      }
+      if (chunked_) parts_.push_back("0\r\n\r\n");
+      return true;
+    }
+  }
+  if (streamed_left_) {
+    if (piece.size() > *streamed_left_) {
+      LogWarn("HTTP server: a streamed response body ran past its Content-Length; "
+              "closing the connection");
+      producer_.reset();
+      return false;
+    }
+    *streamed_left_ -= piece.size();
+  }
+  if (chunked_) parts_.push_back(ChunkSizeLine(piece.size()));
+  parts_.push_back(std::move(piece));
+  if (chunked_) parts_.push_back("\r\n");
+  return true;
 }
 
 OutgoingResponse::OutgoingResponse(std::string raw) { parts_.push_back(std::move(raw)); }
@@ -119,7 +190,12 @@ OutgoingResponse::~OutgoingResponse() {
 }
 
 OutgoingResponse::WriteResult OutgoingResponse::WriteTo(int fd) {
-  while (part_ < parts_.size()) {
+  while (true) {
+    if (part_ == parts_.size()) {
+      if (producer_ == nullptr) break;
+      if (!Refill()) return WriteResult::kFailed;
+      continue;
+    }
     iovec iov[kMaxIovecs];
     size_t count = 0;
     for (size_t i = part_; i < parts_.size() && count < kMaxIovecs; ++i, ++count) {

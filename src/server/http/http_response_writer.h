@@ -4,13 +4,21 @@
 // recycled (RecycleJsonSegment) when the response is dropped.
 //
 // Every response carries Content-Length (except 1xx, 204 and 304, which
-// have no body); a HEAD response carries the length of the body it omits.
-// Writing never blocks: WriteTo sends what the socket takes now and keeps
-// its place for the next call.
+// have no body, and a streamed body of unknown size, which is sent with
+// chunked transfer coding, or unframed to an HTTP/1.0 client, whose
+// connection then closes); a HEAD response carries the length of the body
+// it omits when known. A streamed body (HttpResponse::body_producer) is
+// pulled one piece at a time, only when everything before it has been
+// sent, and the pieces sent are freed at once, so such a response holds
+// one piece of its body at a time. Writing never blocks: WriteTo sends
+// what the socket takes now and keeps its place for the next call.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -38,13 +46,24 @@ class OutgoingResponse {
   ~OutgoingResponse();
 
   // Sends on non-blocking socket `fd` until done, the socket is full
-  // (kBlocked: call again once writable) or it failed (the peer is gone).
+  // (kBlocked: call again once writable) or it failed (the peer is gone,
+  // or a streamed body failed: logged, and the connection must close).
   WriteResult WriteTo(int fd);
   int status() const { return status_; }
-  bool done() const { return part_ == parts_.size(); }
+  bool done() const { return part_ == parts_.size() && producer_ == nullptr; }
+  // Whether the connection must close after this response (a streamed
+  // body of unknown size sent unframed to an HTTP/1.0 client).
+  static bool EndsConnection(const HttpResponse& response, const ResponseFraming& framing);
 
  private:
+  // Pulls the producer's next piece into parts_ (framed as a chunk when
+  // chunked); at the end, the final chunk. False when the producer failed.
+  bool Refill();
+
   int status_ = 0;
+  std::shared_ptr<BodyProducer> producer_;  // the rest of a streamed body
+  bool chunked_ = false;
+  std::optional<uint64_t> streamed_left_;  // bytes a sized streamed body still owes
   std::vector<std::string> parts_;  // parts_[0] is the head
   size_t part_ = 0;                 // the first part not wholly sent
   size_t offset_ = 0;               // bytes of parts_[part_] already sent

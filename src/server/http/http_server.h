@@ -21,10 +21,12 @@
 // small window in memory and none of the body budget (http_event_loop.h).
 //
 // Every response echoes X-Request-Id when the request carried one, carries
-// Content-Length, and is counted in Metrics. Response bodies reach the
-// socket without being copied or joined: `body` and each of
-// `body_segments` are written as they are (writev) and the buffers are
-// recycled (RecycleJsonSegment). Responses are never compressed, whatever
+// Content-Length (chunked transfer coding for a streamed body of unknown
+// size), and is counted in Metrics. Response bodies reach the socket
+// without being copied or joined: `body` and each of `body_segments` are
+// written as they are (writev) and the buffers are recycled
+// (RecycleJsonSegment); a streamed body (HttpResponse::body_producer) is
+// pulled a piece at a time as the socket drains (http_response_writer.h). Responses are never compressed, whatever
 // Accept-Encoding says; a request body with a Content-Encoding other than
 // identity is refused 400 and never inflated. Keep-alive with exact
 // framing (pipelined requests are answered in order), Connection: close

@@ -2,7 +2,9 @@
 // of the HTTP front end underneath (http_server.cc).
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +30,25 @@ class BodyStream {
   // end answers the request itself (413, 400, 408, …, or nothing when the
   // client is gone) whatever the handler returns; the handler's duty is to
   // change nothing.
+  virtual Result<bool> Next(std::string* piece) = 0;
+};
+
+// A response body produced piece by piece while it is sent, so that a
+// body of any size costs memory for one piece at a time. The front end
+// pulls the next piece only once the socket has taken the previous ones
+// (first on the handler thread, then on the I/O thread as the socket
+// drains), and drops the producer (freeing whatever it holds) when the
+// body is complete, the client is gone or the server stops. A piece
+// should be modest (about a megabyte): producing one holds up the I/O
+// thread for that long.
+class BodyProducer {
+ public:
+  virtual ~BodyProducer() = default;
+  // The next piece into `*piece` (true; an empty piece is skipped), or the
+  // end of the body (false). An Error once the head is sent cannot be
+  // answered: the front end logs it and closes the connection, so the
+  // client sees the body cut short (no final chunk, or fewer bytes than
+  // Content-Length).
   virtual Result<bool> Next(std::string* piece) = 0;
 };
 
@@ -60,18 +81,26 @@ struct HttpResponse {
   std::string body;
   std::vector<std::string> body_segments;
   std::vector<std::pair<std::string, std::string>> headers;
+  // A streamed body, sent after `body` and `body_segments`: with
+  // Content-Length when `streamed_length` gives the whole body's size
+  // (then the producer must yield exactly that many bytes), otherwise with
+  // chunked transfer coding (to an HTTP/1.0 client: unframed, then the
+  // connection closes).
+  std::shared_ptr<BodyProducer> body_producer;
+  std::optional<uint64_t> streamed_length;
 
   static HttpResponse Json(int status, std::string body) {
-    return HttpResponse{status, "application/json", std::move(body), {}, {}};
+    return HttpResponse{status, "application/json", std::move(body), {}, {}, {}, {}};
   }
   static HttpResponse JsonSegments(int status, std::vector<std::string> segments) {
-    return HttpResponse{status, "application/json", {}, std::move(segments), {}};
+    return HttpResponse{status, "application/json", {}, std::move(segments), {}, {}, {}};
   }
   static HttpResponse Text(int status, std::string body,
                            std::string content_type = "text/plain; charset=utf-8") {
-    return HttpResponse{status, std::move(content_type), std::move(body), {}, {}};
+    return HttpResponse{status, std::move(content_type), std::move(body), {}, {}, {}, {}};
   }
 
+  // The size of `body` and `body_segments` (not counting a streamed body).
   size_t BodySize() const;
 };
 

@@ -72,7 +72,7 @@ Result<std::optional<HttpResponse>> DeleteFederated(query::FederatedConnections*
   HOGLAKE_ASSIGN_OR_RETURN(std::optional<query::FederatedConnection> found, federated->Find(id));
   if (!found) return std::optional<HttpResponse>();
   HOGLAKE_RETURN_IF_ERROR(federated->Delete(id));
-  return std::optional<HttpResponse>(HttpResponse{204, "", {}, {}, {}});
+  return std::optional<HttpResponse>(HttpResponse{204, "", {}, {}, {}, {}, {}});
 }
 
 Status CheckNotFederated(query::FederatedConnections* federated, const std::string& name) {

@@ -60,7 +60,7 @@ HttpResponse DatabaseDetail(int status, const query::ManagedDatabase& db) {
   return HttpResponse::Json(status, w.Take());
 }
 
-HttpResponse NoContent() { return HttpResponse{204, "", {}, {}, {}}; }
+HttpResponse NoContent() { return HttpResponse{204, "", {}, {}, {}, {}, {}}; }
 
 void RegisterConnectionWrites(Router& router, query::ManagedDatabases* managed,
                               query::FederatedConnections* federated) {

@@ -12,6 +12,7 @@
 #include "query/result_format.h"
 #include "server/http/json_body.h"
 #include "server/http/request_params.h"
+#include "server/query_api/result_body.h"
 
 namespace hoglake::server {
 namespace {
@@ -490,16 +491,25 @@ void RegisterResults(Router& router, const ServerContext& context) {
         const int64_t total = result.row_count.value_or(0);
         HttpResponse response;
         response.content_type = std::string(query::ContentType(format));
+        // The body is streamed as it is sent (result_body.h): a stored
+        // object never sits whole in memory.
         if (format == query::ResultFormat::kParquet) {
-          HOGLAKE_ASSIGN_OR_RETURN(std::string bytes, service->ResultBytes(result));
-          response.body_segments.push_back(std::move(bytes));
+          HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<RandomAccessSource> source,
+                                   service->ResultSource(result));
+          response.streamed_length = static_cast<uint64_t>(source->size());
+          response.body_producer = StoredBytesBody(std::move(source));
         } else {
           HOGLAKE_ASSIGN_OR_RETURN(std::unique_ptr<query::ResultReader> reader,
                                    service->OpenResult(result));
           HOGLAKE_ASSIGN_OR_RETURN(
-              query::RenderedResult rendered,
-              query::RenderResult(*reader, result.columns, id, format, offset.value_or(0), limit));
-          response.body_segments = std::move(rendered.segments);
+              std::unique_ptr<query::ResultRenderer> renderer,
+              query::ResultRenderer::Open(std::move(reader), result.columns, id, format,
+                                          offset.value_or(0), limit));
+          // The head (and any error in it) before the first byte is sent.
+          std::string first;
+          HOGLAKE_RETURN_IF_ERROR(renderer->Next(&first).status());
+          response.body = std::move(first);
+          if (!renderer->ended()) response.body_producer = RenderedResultBody(std::move(renderer));
           if (limit && offset.value_or(0) + *limit < total) {
             response.headers.emplace_back(
                 "Link", StrCat("</v1/results/", id, "?offset=", offset.value_or(0) + *limit,

@@ -7,6 +7,7 @@
 #include "columnar/ipc/ipc_writer.h"
 #include "common/json_writer.h"
 #include "parquet/writer.h"
+#include "sql/types/sql_type.h"
 #include "sql/types/value.h"
 
 namespace hoglake::cli {
@@ -34,8 +35,14 @@ std::vector<std::vector<std::string>> Cells(const sql::QueryResult& result,
 void PrintTable(const sql::QueryResult& result, double millis, std::ostream& out) {
   std::vector<std::vector<bool>> nulls;
   std::vector<std::vector<std::string>> rows = Cells(result, &nulls);
+  // The header: each column's name, then its SQL type (as PostgreSQL names it).
+  std::vector<std::string> header, types;
+  for (const sql::ResultColumn& c : result.columns) {
+    header.push_back(c.name);
+    types.push_back(sql::PgTypeName(c.type));
+  }
   std::vector<size_t> width;
-  for (const sql::ResultColumn& c : result.columns) width.push_back(c.name.size());
+  for (size_t c = 0; c < header.size(); ++c) width.push_back(std::max(header[c].size(), types[c].size()));
   for (const auto& row : rows) {
     for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
   }
@@ -49,9 +56,8 @@ void PrintTable(const sql::QueryResult& result, double millis, std::ostream& out
     }
     out << text << "\n";
   };
-  std::vector<std::string> header;
-  for (const sql::ResultColumn& c : result.columns) header.push_back(c.name);
   line(header, false);
+  line(types, false);
   std::string rule;
   for (size_t c = 0; c < width.size(); ++c)
     rule += (c == 0 ? "-" : "-+-") + std::string(width[c], '-');

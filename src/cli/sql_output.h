@@ -1,4 +1,5 @@
-// How `hoglake sql` writes one statement's result: an aligned table with a
+// How `hoglake sql` writes one statement's result: an aligned table (column
+// names, then their SQL types) with a
 // row count and the time taken (psql's look), CSV with a header, JSON lines
 // (json and jsonl alike), or the result as an Arrow IPC stream or a Parquet
 // file (the binary formats).

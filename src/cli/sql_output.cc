@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "columnar/ipc/ipc_writer.h"
+#include "common/encoding.h"
 #include "common/json_writer.h"
 #include "parquet/writer.h"
 #include "sql/types/sql_type.h"
@@ -67,16 +68,6 @@ void PrintTable(const sql::QueryResult& result, double millis, std::ostream& out
   char time[64];
   std::snprintf(time, sizeof(time), "Time: %.3f ms\n", millis);
   out << time;
-}
-
-std::string CsvField(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (char c : s) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 void PrintCsv(const sql::QueryResult& result, std::ostream& out) {

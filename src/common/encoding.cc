@@ -157,4 +157,14 @@ std::optional<std::string> Base64UrlDecode(std::string_view encoded) {
   return std::move(*decoded);
 }
 
+std::string CsvField(std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
 }  // namespace hoglake

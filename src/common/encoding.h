@@ -1,5 +1,5 @@
 // Text encodings of binary values: base64 (RFC 4648, standard alphabet, with
-// padding, and the URL-safe form) and canonical UUID text.
+// padding, and the URL-safe form) and canonical UUID text; CSV field quoting.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,10 @@ void AppendUtf8(uint32_t code_point, std::string* out);
 // Lowercase hex of bytes, and back (HexDecode accepts either case).
 std::string HexEncode(std::string_view bytes);
 Result<std::string> HexDecode(std::string_view hex);
+
+// One CSV field (RFC 4180): as is, or in double quotes with quotes doubled
+// when it holds a comma, a quote or a line break.
+std::string CsvField(std::string_view text);
 
 // 16 bytes → "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (lowercase).
 void AppendUuid(std::string_view sixteen_bytes, std::string* out);

@@ -6,6 +6,7 @@
 
 #include "columnar/ipc/ipc_writer.h"
 #include "columnar/slice.h"
+#include "common/encoding.h"
 #include "common/json_text.h"
 #include "common/json_writer.h"
 #include "sql/types/value.h"
@@ -72,17 +73,10 @@ void AppendJsonCell(const sql::Value& v, std::string* out) {
   }
 }
 
-std::string CsvField(const sql::Value& v) {
+std::string CsvCell(const sql::Value& v) {
   if (v.is_null || IsNonFinite(v)) return "";
-  std::string text =
-      v.type.id == sql::SqlTypeId::kBoolean ? (v.b ? "true" : "false") : sql::ValueToString(v);
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
+  return CsvField(
+      v.type.id == sql::SqlTypeId::kBoolean ? (v.b ? "true" : "false") : sql::ValueToString(v));
 }
 
 std::string MarkdownCell(const sql::Value& v) {
@@ -227,7 +221,7 @@ Status ResultRenderer::RenderHead() {
     case ResultFormat::kCsv:
       for (size_t c = 0; c < names_.size(); ++c) {
         if (c) out += ',';
-        out += CsvField(sql::Value::Text(names_[c]));
+        out += CsvCell(sql::Value::Text(names_[c]));
       }
       out += '\n';
       return Status::Ok();
@@ -261,7 +255,7 @@ Status ResultRenderer::RenderRows(const columnar::RecordBatch& batch, int64_t be
       for (int64_t r = begin; r < end; ++r) {
         for (size_t c = 0; c < types_.size(); ++c) {
           if (c) out += ',';
-          out += CsvField(sql::ValueAt(*batch.columns[c], r, types_[c]));
+          out += CsvCell(sql::ValueAt(*batch.columns[c], r, types_[c]));
         }
         out += '\n';
       }

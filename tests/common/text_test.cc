@@ -131,6 +131,15 @@ TEST(EncodingTest, Base64RoundTrip) {
   EXPECT_FALSE(Base64Decode("Z!9v").ok());
 }
 
+TEST(EncodingTest, CsvFieldsQuoteOnlyWhenNeeded) {
+  EXPECT_EQ(CsvField("plain text"), "plain text");
+  EXPECT_EQ(CsvField(""), "");
+  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
+  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(CsvField("cr\r"), "\"cr\r\"");
+}
+
 TEST(EncodingTest, UuidIsCanonical) {
   std::string out;
   AppendUuid(std::string("\x12\x34\x56\x78\x9a\xbc\xde\xf0\x01\x23\x45\x67\x89\xab\xcd\xef", 16),

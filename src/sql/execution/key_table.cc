@@ -5,21 +5,9 @@
 #include <cstring>
 
 #include "sql/execution/row_key.h"
+#include "sql/function/compare_values.h"
 
 namespace hoglake::sql {
-namespace {
-
-inline uint64_t Mix(uint64_t x) {
-  x ^= x >> 32;
-  x *= 0xd6e8feb86659fd93ULL;
-  x ^= x >> 32;
-  x *= 0xd6e8feb86659fd93ULL;
-  x ^= x >> 32;
-  return x;
-}
-
-}  // namespace
-
 uint64_t HashKeyBytes(std::string_view key) {
   // One multiply per 8-byte word, one full mix at the end.
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ (key.size() * 0xff51afd7ed558ccdULL);
@@ -35,7 +23,7 @@ uint64_t HashKeyBytes(std::string_view key) {
     std::memcpy(&word, key.data() + i, key.size() - i);
     h = (h ^ word) * 0xc4ceb9fe1a85ec53ULL;
   }
-  return Mix(h);
+  return MixHash(h);
 }
 
 namespace {

@@ -45,19 +45,10 @@ __int128 IntervalSpan(std::string_view bytes) {
   return (static_cast<__int128>(months) * 30 + days) * kDay + micros;
 }
 
-uint64_t Mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-
 uint64_t HashBytes(std::string_view s) {
   uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return Mix(h);
+  return MixHash(h);
 }
 
 }  // namespace
@@ -101,34 +92,34 @@ int CompareValues(const columnar::ArrayData& a, int64_t i, const SqlType& ta,
 uint64_t HashValue(const columnar::ArrayData& a, int64_t i, const SqlType& type) {
   switch (type.id) {
     case SqlTypeId::kBoolean:
-      return Mix(a.GetBool(i) ? 1 : 2);
+      return MixHash(a.GetBool(i) ? 1 : 2);
     case SqlTypeId::kSmallint:
-      return Mix(static_cast<uint64_t>(a.values<int16_t>()[i]));
+      return MixHash(static_cast<uint64_t>(a.values<int16_t>()[i]));
     case SqlTypeId::kInteger:
     case SqlTypeId::kDate:
-      return Mix(static_cast<uint64_t>(a.values<int32_t>()[i]));
+      return MixHash(static_cast<uint64_t>(a.values<int32_t>()[i]));
     case SqlTypeId::kBigint:
     case SqlTypeId::kTime:
     case SqlTypeId::kTimestamp:
     case SqlTypeId::kTimestampTz:
-      return Mix(static_cast<uint64_t>(a.values<int64_t>()[i]));
+      return MixHash(static_cast<uint64_t>(a.values<int64_t>()[i]));
     case SqlTypeId::kReal:
     case SqlTypeId::kDouble: {
       double d = type.id == SqlTypeId::kReal ? a.values<float>()[i] : a.values<double>()[i];
-      if (std::isnan(d)) return Mix(0x7ff8000000000000ULL);
+      if (std::isnan(d)) return MixHash(0x7ff8000000000000ULL);
       if (d == 0) d = 0;  // −0 hashes as +0
       uint64_t bits;
       std::memcpy(&bits, &d, 8);
-      return Mix(bits);
+      return MixHash(bits);
     }
     case SqlTypeId::kNumeric: {
       // Normalize away trailing zeros so equal values at one scale agree.
       __int128 v = LoadDecimal(a, i);
-      return Mix(static_cast<uint64_t>(v) ^ Mix(static_cast<uint64_t>(v >> 64)));
+      return MixHash(static_cast<uint64_t>(v) ^ MixHash(static_cast<uint64_t>(v >> 64)));
     }
     case SqlTypeId::kInterval: {
       __int128 span = IntervalSpan(a.GetView(i));
-      return Mix(static_cast<uint64_t>(span) ^ Mix(static_cast<uint64_t>(span >> 64)));
+      return MixHash(static_cast<uint64_t>(span) ^ MixHash(static_cast<uint64_t>(span >> 64)));
     }
     default:
       return HashBytes(a.GetView(i));

@@ -17,6 +17,17 @@ namespace hoglake::sql {
 int CompareValues(const columnar::ArrayData& a, int64_t i, const SqlType& ta,
                   const columnar::ArrayData& b, int64_t j, const SqlType& tb);
 
+// The 64-bit finalizer every SQL value and key hash ends with (murmur3's
+// fmix64).
+inline uint64_t MixHash(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
 // A hash of a[i] consistent with CompareValues == 0 within one type.
 uint64_t HashValue(const columnar::ArrayData& a, int64_t i, const SqlType& type);
 

@@ -207,13 +207,67 @@ TEST_F(EngineTest, CorrelatedScalarSubqueriesBecomeJoins) {
             (Rows{"1", "3"}));
   EXPECT_EQ(Run("SELECT id FROM t WHERE (SELECT max(u.id) FROM u WHERE u.t_id = t.id) > 11"),
             (Rows{"3"}));
-  EXPECT_EQ(Value("SELECT id FROM t WHERE n > (SELECT count(*) FROM u WHERE u.t_id = t.id)"),
-            "ERROR 0A000: correlated scalar subquery: count() in a correlated scalar subquery is "
-            "not supported yet at position 28");
+  // count over an outer row's empty group is 0 (t.id 2 and 5), not NULL.
+  EXPECT_EQ(Run("SELECT id FROM t WHERE n > (SELECT count(*) FROM u WHERE u.t_id = t.id) "
+                "ORDER BY id"),
+            (Rows{"1", "2", "3"}));
   // Correlated EXISTS with a non-equality condition and several inner tables.
   EXPECT_EQ(Run("SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u, t t2 WHERE u.t_id = t.id "
                 "AND t2.id = u.t_id AND u.id <> t.id) ORDER BY id"),
             (Rows{"1", "3"}));
+}
+
+TEST_F(EngineTest, CorrelatedSubqueriesInExpressionsBecomeLeftJoins) {
+  // The select list: count(*) and count(x) are 0 for an empty group (t.id 2,
+  // 4, 5) and for a NULL key, the other aggregates NULL.
+  EXPECT_EQ(Run("SELECT id, (SELECT count(*) FROM u WHERE u.t_id = t.id), "
+                "(SELECT count(u.note) FILTER (WHERE u.note <> 'x') FROM u WHERE u.t_id = t.id), "
+                "(SELECT max(u.id) FROM u WHERE u.t_id = t.id) FROM t ORDER BY id"),
+            (Rows{"1|2|1|11", "2|0|0|NULL", "3|1|1|12", "4|0|0|NULL", "5|0|0|NULL"}));
+  // CASE, EXISTS as a value, EXISTS under OR, HAVING.
+  EXPECT_EQ(Run("SELECT id, CASE WHEN EXISTS (SELECT 1 FROM u WHERE u.t_id = t.id) THEN 'has' "
+                "ELSE 'none' END FROM t WHERE id < 4 ORDER BY id"),
+            (Rows{"1|has", "2|none", "3|has"}));
+  EXPECT_EQ(Run("SELECT id FROM t WHERE name = 'banana' OR EXISTS (SELECT 1 FROM u "
+                "WHERE u.t_id = t.id) ORDER BY id"),
+            (Rows{"1", "2", "3"}));
+  EXPECT_EQ(Run("SELECT name, count(*) FROM t GROUP BY name HAVING count(*) > "
+                "(SELECT count(*) FROM u WHERE u.note = t.name) ORDER BY name"),
+            (Rows{"apple|2", "banana|1", "cherry|1", "NULL|1"}));
+  // One grouped left join per subquery, never a per-row re-run.
+  std::string plan =
+      Joined(Run("EXPLAIN SELECT id, (SELECT count(*) FROM u WHERE u.t_id = t.id) FROM t"));
+  EXPECT_NE(plan.find("Left Join"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Aggregate"), std::string::npos) << plan;
+
+  // Shapes not decorrelated are refused, naming why.
+  EXPECT_EQ(Value("SELECT (SELECT u.id FROM u WHERE u.t_id = t.id) FROM t"),
+            "ERROR 0A000: correlated scalar subquery: the select list must be an aggregate "
+            "expression (a subquery that may return several rows is not supported) at position 8");
+  EXPECT_EQ(Value("SELECT (SELECT count(*) FROM u WHERE u.t_id > t.id) FROM t"),
+            "ERROR 0A000: correlated scalar subquery: correlation must be equalities between "
+            "inner and outer columns at position 8");
+  EXPECT_EQ(Value("SELECT (SELECT count(*) FROM u WHERE u.t_id = t.id GROUP BY u.note) FROM t")
+                .rfind("ERROR 0A000: correlated scalar subquery: only SELECT", 0),
+            0u);
+  EXPECT_EQ(Value("SELECT (SELECT count(*) + t.n FROM u WHERE u.t_id = t.id) FROM t")
+                .substr(0, 12),
+            "ERROR 0A000:");
+  EXPECT_EQ(Value("SELECT EXISTS (SELECT count(*) FROM u WHERE u.t_id = t.id) FROM t"),
+            "ERROR 0A000: correlated EXISTS subquery: aggregates in the select list are not "
+            "supported at position 8");
+  EXPECT_EQ(Value("SELECT id IN (SELECT u.id FROM u WHERE u.t_id = t.id) FROM t"),
+            "ERROR 0A000: correlated IN, ANY, ALL and ARRAY subqueries are supported only as "
+            "[NOT] IN conditions of WHERE at position 11");
+  EXPECT_EQ(Value("SELECT 1 FROM t JOIN u ON EXISTS (SELECT 1 FROM u u2 WHERE u2.id = t.id)"),
+            "ERROR 0A000: correlated subqueries are not supported in JOIN conditions at "
+            "position 27");
+  EXPECT_EQ(Value("SELECT count(*) FROM t GROUP BY (SELECT count(*) FROM u WHERE u.t_id = t.id)"),
+            "ERROR 0A000: correlated subqueries are not supported in GROUP BY at position 33");
+  // An outer column the grouping hides (PostgreSQL: 42803 too).
+  EXPECT_EQ(Value("SELECT name, (SELECT count(*) FROM u WHERE u.t_id = t.id) FROM t GROUP BY name")
+                .substr(0, 12),
+            "ERROR 42803:");
 }
 
 TEST_F(EngineTest, RepeatedOrConditionsDriveTheJoin) {

@@ -193,8 +193,12 @@ bool ContainsCall(const ast::Expr* e, bool window) {
   }
 }
 
+}  // namespace
+
 bool ContainsAggregate(const ast::Expr* e) { return ContainsCall(e, false); }
 bool ContainsWindow(const ast::Expr* e) { return ContainsCall(e, true); }
+
+namespace {
 
 // Top-level AND conjuncts of a WHERE clause.
 void SplitAstConjuncts(const ast::Expr* e, std::vector<const ast::Expr*>* out) {
@@ -226,23 +230,6 @@ const ast::Subquery* JoinableSubquery(const ast::Expr* e, bool* negated) {
     return &s;
   }
   return nullptr;
-}
-
-// A comparison with a scalar subquery operand: `x op (SELECT …)` or
-// `(SELECT …) op x`; null otherwise.
-const ast::Operator* CorrelatedScalarComparison(const ast::Expr* e) {
-  if (e->kind != ExprKind::kOperator) return nullptr;
-  const auto& op = static_cast<const ast::Operator&>(*e);
-  static const char* kComparisons[] = {"=", "<>", "!=", "<", "<=", ">", ">="};
-  bool comparison = false;
-  for (const char* c : kComparisons) comparison |= op.name == c;
-  if (!comparison || !op.left || !op.right) return nullptr;
-  auto scalar = [](const ast::Expr& x) {
-    return x.kind == ExprKind::kSubquery &&
-           static_cast<const ast::Subquery&>(x).subquery_kind == ast::SubqueryKind::kScalar;
-  };
-  if (scalar(*op.left) == scalar(*op.right)) return nullptr;
-  return &op;
 }
 
 // (a AND b) OR (a AND c) → a AND (b OR c): conditions every branch of an
@@ -603,7 +590,18 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
   ExprContext base;
   base.scope = &scope;
   base.statement_time_micros = options_.statement_time_micros;
-  base.on_subquery = [&](const ast::Subquery& s) { return BindSubqueryValue(s, scope); };
+  // Correlated subqueries of the select list, HAVING, ORDER BY: joined
+  // above the FROM (or, grouped, above the aggregate) before HAVING.
+  CorrelatedJoins subquery_joins;
+  base.on_subquery = [&](const ast::Subquery& s) {
+    return BindSubqueryValue(s, scope, &subquery_joins, "this clause");
+  };
+  // Those of aggregate arguments and FILTERs: joined below the aggregate.
+  CorrelatedJoins input_joins;
+  ExprContext input = base;
+  input.on_subquery = [&](const ast::Subquery& s) {
+    return BindSubqueryValue(s, scope, &input_joins, "this clause");
+  };
 
   // Select items with `*` expanded: (AST expr or scope column, name).
   struct Item {
@@ -655,7 +653,7 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
   ExprContext agg_ctx = base;
   if (aggregate) {
     agg_ctx.on_aggregate = [&](const ast::FunctionCall& call) -> Result<BoundExprPtr> {
-      ExprContext arg_ctx = base;
+      ExprContext arg_ctx = input;
       arg_ctx.clause = "aggregate function calls";
       std::vector<BoundExprPtr> args;
       // An ordered-set aggregate aggregates its WITHIN GROUP value; its own
@@ -683,7 +681,7 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
       agg.order_descending =
           call.within_group && call.order_by[0].direction == ast::SortDirection::kDescending;
       if (call.filter) {
-        ExprContext filter_ctx = base;
+        ExprContext filter_ctx = input;
         filter_ctx.clause = "FILTER";
         HOGLAKE_ASSIGN_OR_RETURN(agg.filter, BindCondition(*call.filter, filter_ctx));
       }
@@ -748,6 +746,7 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
         return SqlError(SqlErrorKind::kFeatureNotSupported, "grouping by ", PgTypeName(key->type),
                         " values is not supported");
       }
+      if (HasSubqueryRefs(*key)) return CorrelatedSubqueryNotSupportedHere("GROUP BY", g->location);
       keys.push_back(key);
       key_text.push_back(key->Key());
     }
@@ -879,6 +878,14 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
 
   // The aggregate (keys, then aggregates) and HAVING.
   if (aggregate) {
+    if (!input_joins.joins.empty()) {
+      const int base_width = static_cast<int>(plan->output.size());
+      HOGLAKE_ASSIGN_OR_RETURN(plan, ApplyCorrelatedJoins(plan, input_joins, PlainOuterKey));
+      for (BoundAggregate& a : aggregates) {
+        for (BoundExprPtr& arg : a.args) arg = PlaceSubqueryRefs(arg, base_width);
+        if (a.filter) a.filter = PlaceSubqueryRefs(a.filter, base_width);
+      }
+    }
     auto agg = std::make_shared<LogicalOp>();
     agg->kind = LogicalKind::kAggregate;
     agg->children = {plan};
@@ -908,13 +915,35 @@ Result<LogicalOpPtr> QueryBinder::BindSelect(const ast::QueryNode& query, const 
       return walk(e);
     };
     for (BoundExprPtr& p : projections) p = offset(p);
-    if (having) plan = MakeFilter(plan, offset(having));
+    if (having) having = offset(having);
     for (BoundWindow& w : windows) {
       HOGLAKE_ASSIGN_OR_RETURN(
           w, MapWindowExprs(
                  w, [&](const BoundExprPtr& e) -> Result<BoundExprPtr> { return offset(e); }));
     }
   }
+  // The correlated subqueries' joins; their outer keys read the group keys
+  // when grouped (any other outer column is a grouping error).
+  if (!subquery_joins.joins.empty()) {
+    const int base_width = static_cast<int>(plan->output.size());
+    HOGLAKE_ASSIGN_OR_RETURN(
+        plan, ApplyCorrelatedJoins(plan, subquery_joins,
+                                   [&](const BoundExprPtr& key) -> Result<BoundExprPtr> {
+                                     HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr plain,
+                                                              PlainOuterKey(key));
+                                     if (!aggregate) return plain;
+                                     return Lift(plain, keys, key_text);
+                                   }));
+    for (BoundExprPtr& p : projections) p = PlaceSubqueryRefs(p, base_width);
+    if (having) having = PlaceSubqueryRefs(having, base_width);
+    for (BoundWindow& w : windows) {
+      HOGLAKE_ASSIGN_OR_RETURN(
+          w, MapWindowExprs(w, [&](const BoundExprPtr& e) -> Result<BoundExprPtr> {
+            return PlaceSubqueryRefs(e, base_width);
+          }));
+    }
+  }
+  if (having) plan = MakeFilter(plan, having);
   // The windows, after grouping and HAVING, before DISTINCT and ORDER BY.
   if (!windows.empty()) {
     auto window = std::make_shared<LogicalOp>();
@@ -1205,7 +1234,9 @@ Result<QueryBinder::FromResult> QueryBinder::BindJoin(const ast::JoinRef& ref, c
     ctx.scope = &scope;
     ctx.clause = "JOIN/ON";
     ctx.statement_time_micros = options_.statement_time_micros;
-    ctx.on_subquery = [&](const ast::Subquery& s) { return BindSubqueryValue(s, scope); };
+    ctx.on_subquery = [&](const ast::Subquery& s) {
+      return BindSubqueryValue(s, scope, nullptr, "JOIN conditions");
+    };
     HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr cond, BindCondition(*ref.condition, ctx));
     SplitConjuncts(cond, &conjuncts);
   }
@@ -1326,7 +1357,9 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
   SplitAstConjuncts(where, &ast_conjuncts);
   std::vector<BoundExprPtr> conjuncts;
   std::vector<const ast::Expr*> subquery_conjuncts;
-  std::vector<const ast::Operator*> scalar_subquery_conjuncts;
+  // Conjuncts reading correlated subqueries' joins, applied above them.
+  CorrelatedJoins deferred_joins;
+  std::vector<BoundExprPtr> deferred;
   for (const ast::Expr* c : ast_conjuncts) {
     bool negated;
     if (JoinableSubquery(c, &negated) != nullptr) {
@@ -1342,15 +1375,20 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
     ctx.clause = "WHERE";
     ctx.allow_outer_refs = correlated != nullptr;
     ctx.statement_time_micros = options_.statement_time_micros;
-    ctx.on_subquery = [&](const ast::Subquery& s) { return BindSubqueryValue(s, scope); };
+    ctx.on_subquery = [&](const ast::Subquery& s) {
+      return BindSubqueryValue(s, scope, &deferred_joins, "WHERE");
+    };
     auto bound = BindCondition(*c, ctx);
-    if (!bound.ok() && CorrelatedScalarComparison(c) != nullptr &&
-        bound.error().detail.sqlstate == "0A000" &&
-        bound.error().message.find("correlated") != std::string::npos) {
-      scalar_subquery_conjuncts.push_back(CorrelatedScalarComparison(c));
+    HOGLAKE_RETURN_IF_ERROR(bound.status());
+    if (HasSubqueryRefs(**bound)) {
+      if (HasOuterRefs(**bound)) {
+        return SqlError(SqlErrorKind::kFeatureNotSupported,
+                        "a correlated condition holding a correlated subquery is not supported",
+                        Position(c->location));
+      }
+      deferred.push_back(*bound);
       continue;
     }
-    HOGLAKE_RETURN_IF_ERROR(bound.status());
     if (correlated != nullptr && HasOuterRefs(**bound)) {
       correlated->push_back(*bound);
       continue;
@@ -1370,8 +1408,18 @@ Result<QueryBinder::FromResult> QueryBinder::BindFrom(const std::vector<ast::Tab
   for (const ast::Expr* c : subquery_conjuncts) {
     HOGLAKE_ASSIGN_OR_RETURN(plan, ApplySubqueryConjunct(*c, plan, scope));
   }
-  for (const ast::Operator* c : scalar_subquery_conjuncts) {
-    HOGLAKE_ASSIGN_OR_RETURN(plan, ApplyScalarSubqueryConjunct(*c, plan, scope));
+  if (!deferred.empty()) {
+    // Joined with the subqueries, filtered, and back to the FROM's columns.
+    const int width = static_cast<int>(plan->output.size());
+    std::vector<BoundExprPtr> keep;
+    for (int i = 0; i < width; ++i) {
+      keep.push_back(MakeColumn(i, plan->output[i].type, plan->output[i].name));
+    }
+    std::vector<std::string> names = Names(*plan);
+    HOGLAKE_ASSIGN_OR_RETURN(plan, ApplyCorrelatedJoins(plan, deferred_joins, PlainOuterKey));
+    for (BoundExprPtr& d : deferred) d = PlaceSubqueryRefs(d, width);
+    plan = MakeFilter(plan, CombineConjuncts(deferred));
+    plan = MakeProject(plan, std::move(keep), std::move(names));
   }
   return FromResult{plan, scope};
 }
@@ -1480,155 +1528,15 @@ Result<LogicalOpPtr> QueryBinder::ApplySubqueryConjunct(const ast::Expr& conjunc
   return LogicalOpPtr(join);
 }
 
-Result<LogicalOpPtr> QueryBinder::ApplyScalarSubqueryConjunct(const ast::Operator& comparison,
-                                                              LogicalOpPtr plan,
-                                                              const Scope& scope) {
-  bool subquery_right = comparison.right->kind == ExprKind::kSubquery;
-  const auto& sub =
-      static_cast<const ast::Subquery&>(subquery_right ? *comparison.right : *comparison.left);
-  const ast::Expr& other = subquery_right ? *comparison.left : *comparison.right;
-  const ast::QueryNode& q = *sub.query;
-  auto unsupported = [&](const char* why) {
-    return SqlError(SqlErrorKind::kFeatureNotSupported, "correlated scalar subquery: ", why,
-                    Position(sub.location));
-  };
-  if (q.kind != ast::QueryKind::kSelect || !q.group_by.empty() || q.having || q.distinct ||
-      !q.distinct_on.empty() || q.limit || q.offset || !q.with.empty() || q.targets.size() != 1) {
-    return unsupported("only SELECT <aggregate expression> FROM … WHERE … is supported");
-  }
-  const ast::Expr& target = *q.targets[0].expr;
-  if (!ContainsAggregate(&target)) {
-    return unsupported("the select list must be an aggregate expression");
-  }
-  if (ContainsWindow(&target)) return unsupported("window functions are not supported here");
-  int left_width = static_cast<int>(plan->output.size());
-  std::vector<BoundExprPtr> correlated;
-  HOGLAKE_ASSIGN_OR_RETURN(FromResult inner, BindFrom(q.from, q.where.get(), &scope, &correlated));
-  // Each correlated conjunct must be inner_expr = outer_expr.
-  std::vector<BoundExprPtr> inner_keys, outer_keys;
-  for (const BoundExprPtr& c : correlated) {
-    bool ok = c->kind == BoundKind::kCall && c->function == &kEqual;
-    if (ok) {
-      const BoundExprPtr& a = c->args[0];
-      const BoundExprPtr& b = c->args[1];
-      std::vector<int> a_inner, b_inner;
-      CollectColumns(*a, &a_inner);
-      CollectColumns(*b, &b_inner);
-      if (!HasOuterRefs(*a) && b_inner.empty() && !a_inner.empty()) {
-        inner_keys.push_back(a);
-        outer_keys.push_back(b);
-      } else if (!HasOuterRefs(*b) && a_inner.empty() && !b_inner.empty()) {
-        inner_keys.push_back(b);
-        outer_keys.push_back(a);
-      } else {
-        ok = false;
-      }
-    }
-    if (!ok) return unsupported("correlation must be equalities between inner and outer columns");
-  }
-  // The subquery grouped by its correlation keys: keys, then the value.
-  std::vector<BoundAggregate> aggregates;
-  ExprContext agg_ctx;
-  agg_ctx.scope = &inner.scope;
-  agg_ctx.clause = "SELECT";
-  agg_ctx.statement_time_micros = options_.statement_time_micros;
-  bool counts = false;
-  agg_ctx.on_aggregate = [&](const ast::FunctionCall& call) -> Result<BoundExprPtr> {
-    ExprContext arg_ctx;
-    arg_ctx.scope = &inner.scope;
-    arg_ctx.clause = "aggregate function calls";
-    arg_ctx.statement_time_micros = options_.statement_time_micros;
-    std::vector<BoundExprPtr> args;
-    for (const auto& a : call.args) {
-      HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr b, BindExpression(*a, arg_ctx));
-      args.push_back(b);
-    }
-    HOGLAKE_ASSIGN_OR_RETURN(BoundAggregate agg,
-                             BindAggregate(call.name.back(), std::move(args), call.star));
-    counts |= call.name.back() == "count";
-    agg.distinct = call.distinct;
-    if (call.filter) {
-      ExprContext filter_ctx = arg_ctx;
-      HOGLAKE_ASSIGN_OR_RETURN(agg.filter, BindCondition(*call.filter, filter_ctx));
-    }
-    auto ref = std::make_shared<BoundExpr>(
-        *MakeColumn(static_cast<int>(inner_keys.size() + aggregates.size()), agg.type, agg.name));
-    ref->post_aggregate = true;
-    aggregates.push_back(std::move(agg));
-    return BoundExprPtr(ref);
-  };
-  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr value, BindExpression(target, agg_ctx));
-  if (counts) {
-    // count over no rows is 0, not the NULL a missing group would give.
-    return unsupported("count() in a correlated scalar subquery is not supported yet");
-  }
-  std::vector<std::string> key_text;
-  for (const BoundExprPtr& k : inner_keys) key_text.push_back(k->Key());
-  HOGLAKE_ASSIGN_OR_RETURN(value, Lift(value, inner_keys, key_text));
-  auto agg = std::make_shared<LogicalOp>();
-  agg->kind = LogicalKind::kAggregate;
-  agg->children = {inner.plan};
-  agg->group_keys = inner_keys;
-  agg->aggregates = aggregates;
-  for (const BoundExprPtr& k : inner_keys)
-    agg->output.push_back(OutputColumn{k->ToString(), k->type});
-  for (const BoundAggregate& a : aggregates) agg->output.push_back(OutputColumn{a.name, a.type});
-  std::vector<BoundExprPtr> exprs;
-  std::vector<std::string> names;
-  for (size_t k = 0; k < inner_keys.size(); ++k) {
-    exprs.push_back(MakeColumn(static_cast<int>(k), inner_keys[k]->type, "key"));
-    names.push_back(StrCat("key", k));
-  }
-  exprs.push_back(value);
-  names.push_back("value");
-  LogicalOpPtr right = MakeProject(agg, std::move(exprs), std::move(names));
-  // outer LEFT JOIN right ON outer_key = key, then the comparison.
-  std::vector<BoundExprPtr> join_conjuncts;
-  for (size_t k = 0; k < inner_keys.size(); ++k) {
-    BoundExprPtr outer_key = RemapColumns(outer_keys[k], [](int i, bool) { return i; });
-    HOGLAKE_ASSIGN_OR_RETURN(
-        BoundExprPtr eq,
-        BindOperator("=", outer_key,
-                     MakeColumn(left_width + static_cast<int>(k), inner_keys[k]->type, "key")));
-    join_conjuncts.push_back(eq);
-  }
-  auto join = std::make_shared<LogicalOp>();
-  join->kind = LogicalKind::kJoin;
-  join->join_kind = JoinKind::kLeft;
-  join->children = {plan, right};
-  join->output = plan->output;
-  join->output.insert(join->output.end(), right->output.begin(), right->output.end());
-  HOGLAKE_RETURN_IF_ERROR(SplitJoinCondition(join_conjuncts, left_width, &join->left_keys,
-                                             &join->right_keys, &join->join_condition));
-  ExprContext ctx;
-  ctx.scope = &scope;
-  ctx.clause = "WHERE";
-  ctx.statement_time_micros = options_.statement_time_micros;
-  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr lhs, BindExpression(other, ctx));
-  BoundExprPtr subquery_value =
-      MakeColumn(left_width + static_cast<int>(inner_keys.size()), value->type, "value");
-  HOGLAKE_ASSIGN_OR_RETURN(BoundExprPtr test,
-                           subquery_right ? BindOperator(comparison.name, lhs, subquery_value)
-                                          : BindOperator(comparison.name, subquery_value, lhs));
-  LogicalOpPtr filtered = MakeFilter(join, test);
-  std::vector<BoundExprPtr> keep;
-  std::vector<std::string> keep_names;
-  for (int i = 0; i < left_width; ++i) {
-    keep.push_back(MakeColumn(i, plan->output[i].type, plan->output[i].name));
-    keep_names.push_back(plan->output[i].name);
-  }
-  return MakeProject(filtered, std::move(keep), std::move(keep_names));
-}
-
-Result<BoundExprPtr> QueryBinder::BindSubqueryValue(const ast::Subquery& sub, const Scope& scope) {
+Result<BoundExprPtr> QueryBinder::BindSubqueryValue(const ast::Subquery& sub, const Scope& scope,
+                                                     CorrelatedJoins* joins,
+                                                     std::string_view clause) {
   auto bound = BindQuery(*sub.query, &scope);
   if (!bound.ok()) {
     if (bound.error().detail.sqlstate == "0A000" &&
         bound.error().message.find("correlated") != std::string::npos) {
-      return SqlError(SqlErrorKind::kFeatureNotSupported,
-                      "correlated subqueries are supported only as [NOT] EXISTS or [NOT] IN "
-                      "conditions of WHERE for now",
-                      Position(sub.location));
+      if (joins == nullptr) return CorrelatedSubqueryNotSupportedHere(clause, sub.location);
+      return BindCorrelatedSubquery(sub, scope, joins);
     }
     return bound.status();
   }

@@ -5,8 +5,10 @@
 // expansion, DISTINCT [ON], ORDER BY (ordinals, output names, expressions),
 // LIMIT/OFFSET. Subqueries: [NOT] EXISTS and [NOT] IN as WHERE conjuncts
 // become semi/anti joins (correlated equality predicates become join
-// conditions); other uncorrelated subqueries are run once while binding,
-// as PostgreSQL's InitPlans are, and stand in the plan as constants.
+// conditions); correlated scalar aggregate subqueries and EXISTS elsewhere
+// in WHERE, the select list and HAVING become left joins
+// (correlated_subquery.h); other uncorrelated subqueries are run once while
+// binding, as PostgreSQL's InitPlans are, and stand in the plan as constants.
 #pragma once
 
 #include <functional>
@@ -17,6 +19,7 @@
 
 #include "catalog/lake_tables.h"
 #include "common/status.h"
+#include "sql/binder/correlated_subquery.h"
 #include "sql/binder/scope.h"
 #include "sql/parser/ast.h"
 #include "sql/planner/logical_plan.h"
@@ -85,13 +88,16 @@ class QueryBinder {
   // WHERE conjuncts holding subqueries, applied as semi/anti joins.
   Result<LogicalOpPtr> ApplySubqueryConjunct(const ast::Expr& conjunct, LogicalOpPtr plan,
                                              const Scope& scope);
-  // `x op (SELECT agg(…) FROM … WHERE inner = outer …)`: the subquery
-  // grouped by its correlation keys and left-joined on them, then the
-  // comparison as a filter (the plan's columns are kept as they were).
-  Result<LogicalOpPtr> ApplyScalarSubqueryConjunct(const ast::Operator& comparison,
-                                                   LogicalOpPtr plan, const Scope& scope);
-  // An uncorrelated subquery in an expression, run now.
-  Result<BoundExprPtr> BindSubqueryValue(const ast::Subquery& subquery, const Scope& scope);
+  // A subquery in an expression: an uncorrelated one is run now; a
+  // correlated one is added to `joins` (BindCorrelatedSubquery), or refused
+  // naming `clause` when `joins` is null.
+  Result<BoundExprPtr> BindSubqueryValue(const ast::Subquery& subquery, const Scope& scope,
+                                         CorrelatedJoins* joins, std::string_view clause);
+  // A correlated scalar aggregate subquery or EXISTS: its grouped join is
+  // added to `joins`; returns the expression standing for its value, over
+  // placeholder columns (correlated_subquery.h).
+  Result<BoundExprPtr> BindCorrelatedSubquery(const ast::Subquery& subquery, const Scope& scope,
+                                              CorrelatedJoins* joins);
 
   BinderOptions options_;
   std::vector<std::map<std::string, Cte>> ctes_;
@@ -108,6 +114,10 @@ BoundExprPtr CombineConjuncts(const std::vector<BoundExprPtr>& conjuncts);
 // indices ≥ shift_from, shifted by `shift`); outer refs become plain columns
 // when `outer_to_inner` is set.
 BoundExprPtr RemapColumns(const BoundExprPtr& expr, const std::function<int(int, bool)>& map);
+// Whether a syntax-tree expression holds an aggregate call (outside OVER) /
+// a window call, not looking into subqueries.
+bool ContainsAggregate(const ast::Expr* e);
+bool ContainsWindow(const ast::Expr* e);
 // Column indices an expression reads (this level only).
 void CollectColumns(const BoundExpr& expr, std::vector<int>* out, bool outer_refs = false);
 

@@ -78,6 +78,7 @@ std::string BoundExpr::Key() const {
       // aggregates and flagged `negated`; group key refs among the keys.)
       return StrCat(outer_ref         ? "outer#"
                     : window_ref      ? "window#"
+                    : subquery_ref    ? "subquery#"
                     : !post_aggregate ? "#"
                     : negated         ? "aggregate#"
                                       : "key#",

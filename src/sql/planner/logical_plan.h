@@ -55,6 +55,10 @@ struct BoundExpr {
   // its index among the block's window functions); resolved to a column of
   // the Window operator's output before the plan is built.
   bool window_ref = false;
+  // kColumn: a column of a correlated subquery's join while a block binds
+  // (column is its index among the block's subquery join columns); placed
+  // on the join's output before the plan is built (correlated_subquery.h).
+  bool subquery_ref = false;
   bool negated = false;   // kIsNull
   bool has_else = false;  // kCase
   std::string name;       // a display name: the column's or function's

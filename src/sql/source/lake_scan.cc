@@ -7,6 +7,8 @@
 // the table's type — inside lists, maps and structs too, whose members are
 // found by field id (by name in files without nested ids; a struct member
 // added later reads as NULL). Pushed-down filters are applied to every batch.
+// A file's parsed footer comes from the run's footer cache when an earlier
+// open kept it (footer_cache.h), else it is read and then kept.
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -17,12 +19,15 @@
 #include "columnar/take.h"
 #include "common/parallel.h"
 #include "iceberg/arrow_mapping.h"
+#include "parquet/footer.h"
 #include "parquet/footer_stats.h"
 #include "parquet/reader.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/operators.h"
 #include "sql/execution/vector_ops.h"
 #include "sql/function/cast.h"
+#include "sql/source/footer_cache.h"
+#include "sql/source/lake_files.h"
 #include "sql/source/scan_pruning.h"
 #include "sql/sql_error.h"
 #include "storage/object_source.h"
@@ -245,7 +250,16 @@ class FileScan {
                              ObjectSource::Open(store, file.path, file.file_size_bytes));
     parquet::ReaderOptions options;
     options.threads = decode_threads;
-    HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
+    const FooterCache::Key key{file.path, file.file_size_bytes, file.data_file_id};
+    std::shared_ptr<const parquet::ParquetFooter> footer;
+    if (ctx_.footers != nullptr) footer = ctx_.footers->Find(key);
+    if (footer) {
+      if (count) ++counters_.footer_cache_hits;
+      HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, footer, options));
+    } else {
+      HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
+      if (ctx_.footers != nullptr) ctx_.footers->Insert(key, reader_->footer());
+    }
     const ScanSpec& spec = *plan_.scan;
     const columnar::Schema& file_schema = *reader_->schema();
     std::vector<int32_t> present;
@@ -395,7 +409,7 @@ class LakeScanOperator : public PhysicalOperator {
                    " (pruned ", counters_.files_pruned.load(), ") row_groups=",
                    counters_.row_groups_total.load(), " (pruned ",
                    counters_.row_groups_pruned.load(), ") bytes=", counters_.bytes_read.load(),
-                   " workers=", workers_);
+                   " footers_cached=", counters_.footer_cache_hits.load(), " workers=", workers_);
     return line;
   }
 

@@ -30,6 +30,11 @@ struct ResolvedTable {
   std::string name;
   int64_t snapshot_id = 0;  // the pinned snapshot every later call reads at
   TableInfo info;           // columns with field ids, partition spec, sort spec
+  // The partition specs the catalog holds for the table, by spec_id: the
+  // one in `info` and the older ones files may have been written under
+  // (a file's DataFileInfo::spec_id names its spec). A spec missing here
+  // (expired) leaves its files' partition values unread.
+  std::vector<PartitionSpecInfo> partition_specs;
 };
 
 class LakeTables {

@@ -45,6 +45,17 @@ class MemoryLake : public catalog::LakeTables {
   // catalog file row does; row groups hold `row_group_rows` rows.
   void Append(const std::string& name, const std::vector<TestRow>& rows,
               int64_t row_group_rows = 1000);
+  // Partitions the table from now on by `fields` (a new spec, ids 1, 2, …;
+  // older specs stay known, as the catalog keeps them for older files).
+  void SetPartitionSpec(const std::string& table, std::vector<catalog::PartitionFieldInfo> fields);
+  // As Append, the file carrying `partition_values` (one per field of the
+  // current spec) under the current spec; with `column_stats` false the
+  // file has no column statistics, so only its partition values can prune.
+  void AppendPartitioned(const std::string& name, const std::vector<TestRow>& rows,
+                         std::vector<std::optional<std::string>> partition_values,
+                         bool column_stats = false);
+  // The field id of a top-level column.
+  int32_t FieldId(const std::string& table, const std::string& column) const;
   // Renames a column (field id kept), or adds one (a new field id).
   void RenameColumn(const std::string& table, const std::string& from, const std::string& to);
   void AddColumn(const std::string& table, TestColumn column);
@@ -81,6 +92,7 @@ class MemoryLake : public catalog::LakeTables {
     std::vector<columnar::KeyValueMetadata> metadata;  // per column (extension names)
     int32_t next_field_id = 1;
     std::vector<catalog::DataFileInfo> files;  // begin_snapshot = the snapshot that added it
+    std::vector<catalog::PartitionSpecInfo> specs;  // the last is current
   };
   std::string dir_;
   std::map<std::string, Table> tables_;

@@ -229,16 +229,38 @@ class FileScan {
       : plan_(plan), ctx_(ctx), types_(types), pruning_(pruning), counters_(counters),
         schema_(OutputSchema(plan.output)) {}
 
+  // Whether the file's catalog statistics or its partition values (read
+  // through the spec it was written under) rule out every row.
   bool FilePruned(const catalog::DataFileInfo& file) const {
-    if (pruning_.empty() || !file.column_stats) return false;
-    return pruning_.Excludes([&](int32_t field_id) -> std::optional<ColumnStatistics> {
-      for (const catalog::ColumnStatRow& row : *file.column_stats) {
-        if (row.field_id != field_id) continue;
-        return ColumnStatistics{row.value_count, row.null_count, row.nan_count, row.lower_bound,
-                                row.upper_bound};
-      }
-      return std::nullopt;
-    });
+    if (pruning_.empty()) return false;
+    const bool by_stats =
+        file.column_stats &&
+        pruning_.Excludes([&](int32_t field_id) -> std::optional<ColumnStatistics> {
+          for (const catalog::ColumnStatRow& row : *file.column_stats) {
+            if (row.field_id != field_id) continue;
+            return ColumnStatistics{row.value_count, row.null_count, row.nan_count,
+                                    row.lower_bound, row.upper_bound, std::nullopt,
+                                    std::nullopt};
+          }
+          return std::nullopt;
+        });
+    if (by_stats) return true;
+    const catalog::PartitionSpecInfo* spec = SpecOf(file);
+    return spec != nullptr && file.partition_values &&
+           pruning_.ExcludesPartition(*spec, *file.partition_values);
+  }
+
+  // The partition spec `file` was written under, when the catalog holds it.
+  const catalog::PartitionSpecInfo* SpecOf(const catalog::DataFileInfo& file) const {
+    if (!file.spec_id) return nullptr;
+    const catalog::ResolvedTable& table = plan_.scan->table;
+    if (table.info.partition_spec && table.info.partition_spec->spec_id == *file.spec_id) {
+      return &*table.info.partition_spec;
+    }
+    for (const catalog::PartitionSpecInfo& spec : table.partition_specs) {
+      if (spec.spec_id == *file.spec_id) return &spec;
+    }
+    return nullptr;
   }
 
   // Opens `file`; returns the row groups worth reading (`count`: add the
@@ -329,8 +351,9 @@ class FileScan {
           bool excluded = pruning_.Excludes([&](int32_t id) -> std::optional<ColumnStatistics> {
             for (const parquet::ColumnStats& s : *stats) {
               if (s.field_id == id) {
-                return ColumnStatistics{s.value_count, s.null_count, s.nan_count, s.lower_bound,
-                                        s.upper_bound};
+                return ColumnStatistics{s.value_count, s.null_count, s.nan_count,
+                                        s.lower_bound, s.upper_bound, std::nullopt,
+                                        std::nullopt};
               }
             }
             return std::nullopt;

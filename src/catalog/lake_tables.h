@@ -53,6 +53,15 @@ class LakeTables {
   // The data files live at table.snapshot_id, each with column_stats (one
   // row per leaf field that has statistics) and its partition values.
   virtual Result<std::vector<DataFileInfo>> LiveFiles(const ResolvedTable& table) = 0;
+
+  // The partition specs of the table at table.snapshot_id the catalog still
+  // holds (ResolvedTable::partition_specs), asked for when a live file names
+  // a spec `table` does not carry. The default knows only table's own.
+  virtual Result<std::vector<PartitionSpecInfo>> PartitionSpecs(const ResolvedTable& table) {
+    std::vector<PartitionSpecInfo> specs = table.partition_specs;
+    if (specs.empty() && table.info.partition_spec) specs.push_back(*table.info.partition_spec);
+    return specs;
+  }
 };
 
 // LakeTables over a running CatalogService (which must outlive it).

@@ -288,8 +288,9 @@ Result<catalog::ResolvedTable> MemoryLake::Resolve(const std::string& catalog,
     out.info.columns.push_back(node);
   }
   out.info.read_snapshot_id = out.snapshot_id;
+  // The current spec only: older ones come from PartitionSpecs, as from the
+  // catalog.
   if (!it->second.specs.empty()) out.info.partition_spec = it->second.specs.back();
-  out.partition_specs = it->second.specs;
   return out;
 }
 
@@ -300,6 +301,12 @@ Result<std::vector<catalog::DataFileInfo>> MemoryLake::LiveFiles(
     if (f.begin_snapshot <= table.snapshot_id) files.push_back(f);
   }
   return files;
+}
+
+Result<std::vector<catalog::PartitionSpecInfo>> MemoryLake::PartitionSpecs(
+    const catalog::ResolvedTable& table) {
+  ++partition_spec_lookups_;
+  return tables_.at(table.name).specs;
 }
 
 std::vector<std::string> RunRows(Session& session, const std::string& sql) {

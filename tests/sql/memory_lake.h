@@ -83,6 +83,11 @@ class MemoryLake : public catalog::LakeTables {
   Result<std::vector<catalog::DataFileInfo>> LiveFiles(
       const catalog::ResolvedTable& table) override;
 
+  // Every spec the table has had (Resolve carries only the current one).
+  Result<std::vector<catalog::PartitionSpecInfo>> PartitionSpecs(
+      const catalog::ResolvedTable& table) override;
+  int partition_spec_lookups() const { return partition_spec_lookups_; }
+
   int64_t files_opened_hint() const { return 0; }
 
  private:
@@ -98,6 +103,7 @@ class MemoryLake : public catalog::LakeTables {
   std::map<std::string, Table> tables_;
   int64_t snapshot_ = 0;
   int file_counter_ = 0;
+  int partition_spec_lookups_ = 0;
 };
 
 // Runs `sql` and renders each row as "v1|v2|…" in PostgreSQL's text forms

@@ -342,9 +342,19 @@ class FileScan {
         }
       }
     }
+    // The file's metadata with one row group at a time (copying the whole
+    // footer per row group would cost the square of its row groups).
+    parquet::FileMetaData one;
+    if (!columns.empty()) {
+      one.version = meta.version;
+      one.schema = meta.schema;
+      one.num_rows = meta.num_rows;
+      one.key_value_metadata = meta.key_value_metadata;
+      one.created_by = meta.created_by;
+      one.column_orders = meta.column_orders;
+    }
     for (int i = 0; i < n; ++i) {
       if (!columns.empty()) {
-        parquet::FileMetaData one = meta;
         one.row_groups = {meta.row_groups[i]};
         auto stats = parquet::ExtractColumnStats(one, columns);
         if (stats.ok()) {

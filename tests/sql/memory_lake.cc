@@ -328,6 +328,12 @@ std::vector<std::string> RunRows(Session& session, const std::string& sql) {
   return rows;
 }
 
+std::string JoinLines(const std::vector<std::string>& rows) {
+  std::string out;
+  for (const std::string& r : rows) out += r + "\n";
+  return out;
+}
+
 std::string RunValue(Session& session, const std::string& sql) {
   std::vector<std::string> rows = RunRows(session, sql);
   if (rows.empty()) return "(no rows)";

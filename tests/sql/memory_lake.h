@@ -109,6 +109,8 @@ class MemoryLake : public catalog::LakeTables {
 // Runs `sql` and renders each row as "v1|v2|…" in PostgreSQL's text forms
 // (NULL as "NULL"); on error returns "ERROR <sqlstate>: <message>".
 std::vector<std::string> RunRows(Session& session, const std::string& sql);
+// The rows as lines, each ending in "\n" (EXPLAIN output, for searching).
+std::string JoinLines(const std::vector<std::string>& rows);
 // The first row's first value, or the error line.
 std::string RunValue(Session& session, const std::string& sql);
 

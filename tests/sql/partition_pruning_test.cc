@@ -17,12 +17,6 @@
 namespace hoglake::sql::testing {
 namespace {
 
-std::string Joined(const std::vector<std::string>& rows) {
-  std::string out;
-  for (const std::string& r : rows) out += r + "\n";
-  return out;
-}
-
 // `where` with every `column` wrapped in "(column + 0)" (or a cast to text
 // and back), which no statistics can prune.
 std::string Unprunable(std::string where, const std::string& column, const std::string& wrap) {
@@ -100,7 +94,7 @@ TEST_F(PartitionPruningTest, IdentityValuesPruneFilesWithoutStatistics) {
   EXPECT_EQ(read("region::bigint = 42"), 1u);  // an order-preserving cast
   EXPECT_EQ(read("region = 1000"), 0u);
   EXPECT_EQ(read("k = 5"), 101u);  // k is no partition source: nothing to prune by
-  std::string plan = Joined(RunRows(session(), "EXPLAIN ANALYZE " + select + " WHERE region = 42"));
+  std::string plan = JoinLines(RunRows(session(), "EXPLAIN ANALYZE " + select + " WHERE region = 42"));
   EXPECT_NE(plan.find("files=1/101 (pruned 100)"), std::string::npos) << plan;
 }
 

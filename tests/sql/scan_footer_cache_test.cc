@@ -11,12 +11,6 @@
 namespace hoglake::sql::testing {
 namespace {
 
-std::string Joined(const std::vector<std::string>& rows) {
-  std::string out;
-  for (const std::string& r : rows) out += r + "\n";
-  return out;
-}
-
 class ScanFooterCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -60,7 +54,7 @@ TEST_F(ScanFooterCacheTest, ASecondQueryReadsNoFooter) {
   EXPECT_EQ(RunRows(second, query), first_answer);
   EXPECT_EQ(counted->files_read().size(), 10u);  // the row groups, read again
   EXPECT_EQ(counted->footer_reads(), 0);
-  std::string plan = Joined(RunRows(second, "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE k >= 100"));
+  std::string plan = JoinLines(RunRows(second, "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE k >= 100"));
   EXPECT_NE(plan.find("files=8/10 (pruned 2)"), std::string::npos) << plan;
   EXPECT_NE(plan.find("footers_cached=8"), std::string::npos) << plan;
   EXPECT_EQ(counted->footer_reads(), 0);
@@ -74,7 +68,7 @@ TEST_F(ScanFooterCacheTest, WithoutRoomEveryQueryReadsTheFooters) {
   EXPECT_EQ(RunValue(session, "SELECT count(*) FROM t"), "500");
   EXPECT_EQ(RunValue(session, "SELECT count(*) FROM t"), "500");
   EXPECT_EQ(counted->footer_reads(), 20);
-  std::string plan = Joined(RunRows(session, "EXPLAIN ANALYZE SELECT count(*) FROM t"));
+  std::string plan = JoinLines(RunRows(session, "EXPLAIN ANALYZE SELECT count(*) FROM t"));
   EXPECT_NE(plan.find("footers_cached=0"), std::string::npos) << plan;
 }
 

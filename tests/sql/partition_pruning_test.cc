@@ -150,6 +150,58 @@ TEST_F(PartitionPruningTest, DayAndMonthTransformsBoundTheirSourceColumn) {
   EXPECT_EQ(daily_read("d > '2023-11-30'"), 1u);
 }
 
+// Identity values of dates, decimals, text and timestamptz read back from
+// their wire spellings; hour and year (before 1970 too) as ranges.
+TEST_F(PartitionPruningTest, EveryTypesWireSpellingReadsBack) {
+  lake_.CreateTable("typed", {{"ts", columnar::Timestamp(columnar::TimeUnit::kMicro)},
+                              {"tz", columnar::Timestamp(columnar::TimeUnit::kMicro, "UTC")},
+                              {"d", columnar::Date32()},
+                              {"y", columnar::Date32()},
+                              {"amount", columnar::Decimal128(10, 2)},
+                              {"name", columnar::Utf8()}});
+  auto id = [&](const char* column) { return lake_.FieldId("typed", column); };
+  lake_.SetPartitionSpec("typed", {{id("ts"), "hour", std::nullopt},
+                                   {id("tz"), "identity", std::nullopt},
+                                   {id("d"), "identity", std::nullopt},
+                                   {id("y"), "year", std::nullopt},
+                                   {id("amount"), "identity", std::nullopt},
+                                   {id("name"), "identity", std::nullopt}});
+  const int64_t march_first = DaysFromCivil(2024, 3, 1);
+  const int64_t june_1968 = DaysFromCivil(1968, 6, 1);
+  for (int i = 0; i < 10; ++i) {
+    const int64_t hours = (march_first * 24) + i * 25;  // distinct hours and days
+    std::string day;
+    AppendDate(hours / 24, &day);
+    const std::string hh = (hours % 24 < 10 ? "0" : "") + std::to_string(hours % 24);
+    std::string d;
+    AppendDate(DaysFromCivil(2020, 1, 1) + i * 200, &d);
+    std::string y;
+    AppendDate(june_1968 + i * 365, &y);
+    const std::string amount = std::to_string(i) + ".50";
+    const std::string name = "n" + std::to_string(i);
+    const std::string year = std::to_string(CivilFromDays(june_1968 + i * 365).year - 1970);
+    lake_.AppendPartitioned("typed", {{day + " " + hh + ":00:00", day + " " + hh + ":00:00+00", d, y, amount, name}},
+                            {std::to_string(hours), day + "T" + hh + ":00:00+00:00", d, year, amount, name});
+  }
+  const std::string select = "SELECT count(*), min(ts), max(d), max(amount), min(name) FROM typed";
+  auto read = [&](const std::string& where, const std::string& column, const std::string& wrap) {
+    return FilesRead(select, where, column, wrap);
+  };
+  const std::string ts_wrap = "(ts + interval '0 seconds')";
+  EXPECT_EQ(read("ts = '2024-03-02 01:00:00'", "ts", ts_wrap), 1u);
+  EXPECT_EQ(read("ts >= '2024-03-02 01:00:00' AND ts < '2024-03-02 02:00:00'", "ts", ts_wrap), 1u);
+  // The 01:00 file may hold 01:30: only the hours before it are ruled out.
+  EXPECT_EQ(read("ts > '2024-03-02 01:00:00'", "ts", ts_wrap), 9u);
+  EXPECT_EQ(read("tz = '2024-03-02 01:00:00+00'", "tz", "(tz + interval '0 seconds')"), 1u);
+  EXPECT_EQ(read("d = '2020-07-19'", "d", "(d + 0)"), 1u);
+  EXPECT_EQ(read("y < '1970-01-01'", "y", "(y + 0)"), 2u);
+  EXPECT_EQ(read("y BETWEEN '1975-01-01' AND '1975-12-31'", "y", "(y + 0)"), 1u);
+  EXPECT_EQ(read("amount = 3.5", "amount", "(amount + 0)"), 1u);
+  EXPECT_EQ(read("amount > 7", "amount", "(amount + 0)"), 3u);
+  EXPECT_EQ(read("name = 'n5'", "name", "(name || '')"), 1u);
+  EXPECT_EQ(read("name >= 'n7'", "name", "(name || '')"), 3u);
+}
+
 TEST_F(PartitionPruningTest, BucketsRuleOutEqualityConstants) {
   lake_.CreateTable("named", {{"name", columnar::Utf8()}, {"n", columnar::Int64()}});
   lake_.SetPartitionSpec("named", {{lake_.FieldId("named", "name"), "bucket", 4}});

@@ -36,6 +36,7 @@
 #include "catalog/lake_tables.h"
 #include "query/result_store.h"
 #include "query/run_store.h"
+#include "sql/source/footer_cache.h"
 #include "storage/s3_config.h"
 
 namespace hoglake::sql {
@@ -62,7 +63,7 @@ struct QueryServiceOptions {
   S3Config s3;
   // Parsed Parquet footers kept for every statement to share (LRU, bytes of
   // parsed metadata); 0 keeps none.
-  int64_t footer_cache_bytes = int64_t{64} << 20;
+  int64_t footer_cache_bytes = sql::FooterCache::kDefaultCapacityBytes;
 };
 
 struct Submission {

@@ -210,6 +210,12 @@ class CatalogService {
   // snapshot: no spec_id, no fields. kNotFound when the table is not visible
   // at the snapshot; time-travel errors as ResolveSnapshot.
   Result<PartitionValues> ListPartitionValues(const TableRef& table, const SnapshotSelector& at);
+  // Every partition spec of the table begun at or before the selected
+  // snapshot that the catalog still holds — the current one and the older
+  // ones files may have been written under (expiry removes ended specs) —
+  // by ascending spec_id. Errors as ListPartitionValues.
+  Result<std::vector<PartitionSpecInfo>> ListPartitionSpecs(const TableRef& table,
+                                                            const SnapshotSelector& at);
 
   // ---- changefeed and consumers ----
   // Files appended to the table in (from, to]; `to` defaults to head.

@@ -30,6 +30,11 @@ struct ResolvedTable {
   std::string name;
   int64_t snapshot_id = 0;  // the pinned snapshot every later call reads at
   TableInfo info;           // columns with field ids, partition spec, sort spec
+  // The partition specs the catalog holds for the table, by spec_id: the
+  // one in `info` and the older ones files may have been written under
+  // (a file's DataFileInfo::spec_id names its spec). A spec missing here
+  // (expired) leaves its files' partition values unread.
+  std::vector<PartitionSpecInfo> partition_specs;
 };
 
 class LakeTables {
@@ -48,6 +53,15 @@ class LakeTables {
   // The data files live at table.snapshot_id, each with column_stats (one
   // row per leaf field that has statistics) and its partition values.
   virtual Result<std::vector<DataFileInfo>> LiveFiles(const ResolvedTable& table) = 0;
+
+  // The partition specs of the table at table.snapshot_id the catalog still
+  // holds (ResolvedTable::partition_specs), asked for when a live file names
+  // a spec `table` does not carry. The default knows only table's own.
+  virtual Result<std::vector<PartitionSpecInfo>> PartitionSpecs(const ResolvedTable& table) {
+    std::vector<PartitionSpecInfo> specs = table.partition_specs;
+    if (specs.empty() && table.info.partition_spec) specs.push_back(*table.info.partition_spec);
+    return specs;
+  }
 };
 
 // LakeTables over a running CatalogService (which must outlive it).

@@ -77,6 +77,8 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
   q.timeout_ms = env.Integer("HOGLAKE_QUERY_TIMEOUT_MS", q.timeout_ms, 0, kMaxIntervalMs);
   q.memory_budget_bytes =
       env.Integer("HOGLAKE_QUERY_MEMORY_BYTES", q.memory_budget_bytes, 0, kMaxBytes);
+  q.footer_cache_bytes =
+      env.Integer("HOGLAKE_QUERY_FOOTER_CACHE_BYTES", q.footer_cache_bytes, 0, kMaxBytes);
   q.retention_seconds = env.Integer("HOGLAKE_RESULT_RETENTION_SECONDS", q.retention_seconds, 1,
                                     int64_t{3650} * 24 * 3600);
   q.sweep_interval_ms =

@@ -82,6 +82,9 @@ constexpr std::array kVariables = {
                 "cadence of the catalog gauges' sampler (0 = off)"},
     EnvVariable{"HOGLAKE_PG_BINDIR", "/usr/lib/postgresql/15/bin",
                 "where the embedded PostgreSQL's server binaries are"},
+    EnvVariable{"HOGLAKE_QUERY_FOOTER_CACHE_BYTES", "67108864",
+                "memory the query service's cache of parsed Parquet footers may hold, shared by "
+                "all SQL queries (least recently used evicted first; 0 = no cache)"},
     EnvVariable{"HOGLAKE_QUERY_MEMORY_BYTES", "0",
                 "memory one SQL query may hold in hash tables, sorts and joins, past which it "
                 "fails with 53200 (0 = a quarter of RAM)"},

@@ -6,29 +6,22 @@
 #include "columnar/builder.h"
 #include "common/parallel.h"
 #include "parquet/assemble.h"
+#include "parquet/footer.h"
 #include "parquet/schema.h"
 
 namespace hoglake::parquet {
 
 using columnar::RecordBatch;
 
-namespace {
-
-// The footer is parsed from one read of the file's last bytes when it fits
-// in them (most footers are a few KB); a larger one takes one more read.
-constexpr int64_t kTailReadBytes = int64_t{16} << 10;
-
-}  // namespace
-
 struct ParquetReader::Impl {
   std::shared_ptr<RandomAccessSource> source;
-  // Checked with the tail read when that covers the file's start, else
-  // with the first row group read (whose first chunk begins right after it).
-  bool leading_magic_checked = false;
   ReaderOptions options;
-  FileMetaData metadata;
-  int64_t footer_size = 0;
-  std::unique_ptr<ParquetSchema> schema;
+  // Read by Open or handed in; the leading magic is checked with the tail
+  // read when that covers the file's start, else with the first row group
+  // read (whose first chunk begins right after it) and recorded there.
+  std::shared_ptr<const ParquetFooter> footer;
+  const FileMetaData* metadata = nullptr;
+  const ParquetSchema* schema = nullptr;
   std::vector<int> selected;  // top-level column indices
   columnar::SchemaPtr projected;
   std::vector<int> row_groups;
@@ -50,104 +43,20 @@ struct ParquetReader::Impl {
     return scratch->view();
   }
 
-  static Status CheckLeadingMagic(std::string_view head) {
-    if (head.substr(0, 4) != "PAR1") return InvalidData("not a Parquet file: bad leading magic");
-    return Status::Ok();
-  }
-
-  Status Open() {
-    const int64_t size = source->size();
-    if (size < 12) return InvalidData("file of ", size, " bytes is too small to be Parquet");
+  // Adopts `f`, read from a file of the source's size.
+  Status Open(std::shared_ptr<const ParquetFooter> f) {
+    if (f->file_size() != source->size()) {
+      return InvalidArgument("a footer read from a ", f->file_size(), "-byte file cannot serve a ",
+                             source->size(), "-byte one");
+    }
+    footer = std::move(f);
+    metadata = &footer->metadata();
+    schema = &footer->schema();
     scratch.resize(static_cast<size_t>(threads));
-    PodBuffer<char>* buffer = &scratch[0].chunk;
-    const int64_t tail_size = std::min(size, kTailReadBytes);
-    const int64_t tail_offset = size - tail_size;
-    HOGLAKE_ASSIGN_OR_RETURN(std::string_view tail_bytes,
-                             ReadRange(tail_offset, tail_size, buffer));
-    if (tail_offset == 0) {
-      HOGLAKE_RETURN_IF_ERROR(CheckLeadingMagic(tail_bytes));
-      leading_magic_checked = true;
-    }
-    const std::string_view tail = tail_bytes.substr(tail_bytes.size() - 8);
-    if (tail.substr(4) == "PARE")
-      return NotImplemented("encrypted Parquet footers are not supported");
-    if (tail.substr(4) != "PAR1") return InvalidData("not a Parquet file: bad trailing magic");
-    uint32_t length;
-    std::memcpy(&length, tail.data(), 4);
-    footer_size = length;
-    if (footer_size > size - 12) {
-      return InvalidData("footer length ", footer_size, " runs past the start of the ", size,
-                         "-byte file");
-    }
-    if (footer_size > options.max_footer_bytes) {
-      return InvalidData("footer of ", footer_size, " bytes exceeds the limit ",
-                         options.max_footer_bytes);
-    }
-    std::string_view footer;
-    PodBuffer<char> large_footer;
-    if (footer_size + 8 <= tail_size) {
-      footer = tail_bytes.substr(static_cast<size_t>(tail_size - 8 - footer_size),
-                                 static_cast<size_t>(footer_size));
-    } else {
-      HOGLAKE_ASSIGN_OR_RETURN(footer,
-                               ReadRange(size - 8 - footer_size, footer_size, &large_footer));
-    }
-    auto parsed = ParseFileMetaData(reinterpret_cast<const uint8_t*>(footer.data()), footer.size());
-    if (!parsed.ok()) return InvalidData("bad Parquet footer: ", parsed.error().message);
-    metadata = std::move(*parsed);
-    HOGLAKE_ASSIGN_OR_RETURN(schema, SchemaFromParquet(metadata.schema));
-    if (metadata.num_rows < 0) return InvalidData("negative row count in the footer");
-    for (size_t g = 0; g < metadata.row_groups.size(); ++g)
-      HOGLAKE_RETURN_IF_ERROR(CheckRowGroup(g));
     SelectAll();
-    for (size_t g = 0; g < metadata.row_groups.size(); ++g)
+    for (size_t g = 0; g < metadata->row_groups.size(); ++g)
       row_groups.push_back(static_cast<int>(g));
     return Status::Ok();
-  }
-
-  Status CheckRowGroup(size_t g) {
-    const RowGroup& group = metadata.row_groups[g];
-    if (group.num_rows < 0) return InvalidData("row group ", g, " has a negative row count");
-    if (group.columns.size() != schema->leaves.size()) {
-      return InvalidData("row group ", g, " has ", group.columns.size(),
-                         " column chunks, the schema ", schema->leaves.size(), " leaves");
-    }
-    const int64_t data_end = source->size() - 8 - footer_size;
-    for (size_t c = 0; c < group.columns.size(); ++c) {
-      const ColumnChunk& chunk = group.columns[c];
-      const LeafColumn& leaf = schema->leaves[c];
-      if (chunk.file_path) return NotImplemented("column chunks in other files are not supported");
-      if (!chunk.meta_data) return InvalidData("row group ", g, " column ", c, " has no metadata");
-      const ColumnMetaData& m = *chunk.meta_data;
-      if (m.type != leaf.physical) {
-        return InvalidData("row group ", g, " column ", c, " has physical type ",
-                           static_cast<int>(m.type), " but the schema says ",
-                           static_cast<int>(leaf.physical));
-      }
-      if (leaf.max_rep == 0 && m.num_values != group.num_rows) {
-        return InvalidData("row group ", g, " column ", c, " has ", m.num_values, " values for ",
-                           group.num_rows, " rows");
-      }
-      // An empty row group's chunks hold no values to read (pyarrow leaves
-      // their offsets at 0 in an empty table's file).
-      if (group.num_rows == 0) continue;
-      const int64_t start = ChunkStart(m);
-      if (start < 4 || m.total_compressed_size < 0 || start > data_end ||
-          m.total_compressed_size > data_end - start) {
-        return InvalidData("row group ", g, " column ", c, " byte range [", start, ", +",
-                           m.total_compressed_size, ") lies outside the file's data");
-      }
-    }
-    return Status::Ok();
-  }
-
-  static int64_t ChunkStart(const ColumnMetaData& m) {
-    // Some writers set dictionary_page_offset to 0 when there is none.
-    if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&
-        *m.dictionary_page_offset < m.data_page_offset) {
-      return *m.dictionary_page_offset;
-    }
-    return m.data_page_offset;
   }
 
   void SelectAll() {
@@ -170,7 +79,7 @@ struct ParquetReader::Impl {
     for (int l = node.leaf_begin; l < node.leaf_end; ++l) {
       const ColumnMetaData& m = *group.columns[l].meta_data;
       HOGLAKE_ASSIGN_OR_RETURN(std::string_view bytes,
-                               ReadRange(ChunkStart(m), m.total_compressed_size, &slot.chunk));
+                               ReadRange(ColumnChunkStart(m), m.total_compressed_size, &slot.chunk));
       HOGLAKE_RETURN_IF_ERROR(
           ReadColumnChunk(schema->leaves[l], m, bytes, options.limits, &leaves[l], &slot.pages));
     }
@@ -196,11 +105,11 @@ struct ParquetReader::Impl {
   }
 
   Result<RecordBatch> Read(int index) {
-    if (index < 0 || index >= static_cast<int>(metadata.row_groups.size())) {
+    if (index < 0 || index >= static_cast<int>(metadata->row_groups.size())) {
       return InvalidArgument("row group ", index, " does not exist (the file has ",
-                             metadata.row_groups.size(), ")");
+                             metadata->row_groups.size(), ")");
     }
-    const RowGroup& group = metadata.row_groups[index];
+    const RowGroup& group = metadata->row_groups[index];
     if (group.num_rows == 0) return EmptyBatch();
     std::vector<LeafData> leaves(schema->leaves.size());
     const size_t n = selected.size();
@@ -217,19 +126,20 @@ struct ParquetReader::Impl {
     // Tell the source what this row group needs: a remote one fetches it in
     // a few coalesced requests.
     std::vector<ByteRange> ranges;
-    if (!leading_magic_checked) ranges.push_back({0, 4});
+    const bool check_magic = !footer->leading_magic_checked();
+    if (check_magic) ranges.push_back({0, 4});
     for (int c : selected) {
       const SchemaNode& node = schema->columns[c];
       for (int l = node.leaf_begin; l < node.leaf_end; ++l) {
         const ColumnMetaData& m = *group.columns[l].meta_data;
-        ranges.push_back({ChunkStart(m), m.total_compressed_size});
+        ranges.push_back({ColumnChunkStart(m), m.total_compressed_size});
       }
     }
     HOGLAKE_RETURN_IF_ERROR(source->WillRead(ranges));
-    if (!leading_magic_checked) {
+    if (check_magic) {
       HOGLAKE_ASSIGN_OR_RETURN(std::string_view head, ReadRange(0, 4, &scratch[0].chunk));
-      HOGLAKE_RETURN_IF_ERROR(CheckLeadingMagic(head));
-      leading_magic_checked = true;
+      if (head.substr(0, 4) != "PAR1") return InvalidData("not a Parquet file: bad leading magic");
+      footer->MarkLeadingMagicChecked();
     }
     if (threads > 1) {
       std::stable_sort(order.begin(), order.end(),
@@ -258,7 +168,22 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(
   impl->source = std::move(source);
   impl->options = options;
   impl->threads = ResolveThreads(options.threads);
-  HOGLAKE_RETURN_IF_ERROR(impl->Open());
+  HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<const ParquetFooter> footer,
+                           ParquetFooter::Read(*impl->source, options.max_footer_bytes));
+  HOGLAKE_RETURN_IF_ERROR(impl->Open(std::move(footer)));
+  return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
+}
+
+Result<std::unique_ptr<ParquetReader>> ParquetReader::Open(
+    std::shared_ptr<RandomAccessSource> source, std::shared_ptr<const ParquetFooter> footer,
+    ReaderOptions options) {
+  if (!source) return InvalidArgument("Parquet reader needs a source");
+  if (!footer) return InvalidArgument("Parquet reader needs a footer");
+  auto impl = std::make_unique<Impl>();
+  impl->source = std::move(source);
+  impl->options = options;
+  impl->threads = ResolveThreads(options.threads);
+  HOGLAKE_RETURN_IF_ERROR(impl->Open(std::move(footer)));
   return std::unique_ptr<ParquetReader>(new ParquetReader(std::move(impl)));
 }
 
@@ -276,12 +201,13 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::OpenBuffer(
   return Open(MemorySource(std::move(bytes)), options);
 }
 
-const FileMetaData& ParquetReader::metadata() const { return impl_->metadata; }
-int64_t ParquetReader::footer_size() const { return impl_->footer_size; }
+const FileMetaData& ParquetReader::metadata() const { return *impl_->metadata; }
+const std::shared_ptr<const ParquetFooter>& ParquetReader::footer() const { return impl_->footer; }
+int64_t ParquetReader::footer_size() const { return impl_->footer->footer_size(); }
 int64_t ParquetReader::file_size() const { return impl_->source->size(); }
-int64_t ParquetReader::num_rows() const { return impl_->metadata.num_rows; }
+int64_t ParquetReader::num_rows() const { return impl_->metadata->num_rows; }
 int ParquetReader::num_row_groups() const {
-  return static_cast<int>(impl_->metadata.row_groups.size());
+  return static_cast<int>(impl_->metadata->row_groups.size());
 }
 const columnar::SchemaPtr& ParquetReader::schema() const { return impl_->schema->arrow_schema; }
 const columnar::SchemaPtr& ParquetReader::projected_schema() const { return impl_->projected; }

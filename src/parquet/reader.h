@@ -27,6 +27,8 @@
 // reader is still used from one thread at a time.
 // Decoding limits (ReaderLimits) bound what a corrupt file can make us
 // allocate.
+// The parsed footer is a shareable ParquetFooter (footer.h): a reader opened
+// with one a caller kept (a cache of footers) reads no footer bytes at all.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,8 @@
 
 namespace hoglake::parquet {
 
+class ParquetFooter;
+
 struct ReaderOptions {
   ReaderLimits limits;
   int64_t max_footer_bytes = int64_t{64} << 20;
@@ -55,6 +59,11 @@ class ParquetReader {
  public:
   static Result<std::unique_ptr<ParquetReader>> Open(std::shared_ptr<RandomAccessSource> source,
                                                      ReaderOptions options = {});
+  // Over a footer read earlier from the same file (`footer->file_size()`
+  // must equal the source's size, else InvalidArgument); reads no footer.
+  static Result<std::unique_ptr<ParquetReader>> Open(std::shared_ptr<RandomAccessSource> source,
+                                                     std::shared_ptr<const ParquetFooter> footer,
+                                                     ReaderOptions options = {});
   // A local file; errors are prefixed with its path.
   static Result<std::unique_ptr<ParquetReader>> OpenFile(const std::string& path,
                                                          ReaderOptions options = {});
@@ -66,6 +75,8 @@ class ParquetReader {
   ParquetReader& operator=(const ParquetReader&) = delete;
 
   const FileMetaData& metadata() const;
+  // The parsed footer, shareable with other readers of the same file.
+  const std::shared_ptr<const ParquetFooter>& footer() const;
   // The serialized FileMetaData length (bytes [-8, -4) of the file).
   int64_t footer_size() const;
   int64_t file_size() const;

@@ -6,6 +6,7 @@
 #include "common/log.h"
 #include "common/sha256.h"
 #include "sql/engine.h"
+#include "sql/source/lake_files.h"
 
 namespace hoglake::query {
 
@@ -60,7 +61,11 @@ class ResultSinkToStore : public sql::ResultSink {
 
 QueryService::QueryService(catalog::LakeTables* tables, RunStore* runs, ResultStore* results,
                            QueryServiceOptions options)
-    : tables_(tables), runs_(runs), results_(results), options_(std::move(options)) {}
+    : tables_(tables),
+      runs_(runs),
+      results_(results),
+      options_(std::move(options)),
+      files_(sql::MakeLakeFiles(options_.s3, options_.footer_cache_bytes)) {}
 
 QueryService::~QueryService() { Stop(); }
 
@@ -211,6 +216,7 @@ void QueryService::Execute(const std::shared_ptr<Active>& active) {
     session_options.memory_budget_bytes = options_.memory_budget_bytes;
   }
   session_options.s3 = options_.s3;
+  session_options.files = files_;
   sql::Session session(session_options);
   {
     std::lock_guard<std::mutex> lock(active->mu);

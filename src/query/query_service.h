@@ -15,6 +15,10 @@
 // deleted with their objects; every AddSweep hook runs then too (once a
 // minute by default, `sweep_interval_ms`).
 //
+// Every statement reads data files through one set of object stores and
+// one footer cache (sql/source/lake_files.h), so a footer one query parsed
+// is not read again by the next.
+//
 // Reads (GetRun, ListRuns, GetResult, OpenResult) work for runs any replica
 // on the same database and store executed.
 #pragma once
@@ -32,11 +36,13 @@
 #include "catalog/lake_tables.h"
 #include "query/result_store.h"
 #include "query/run_store.h"
+#include "sql/source/footer_cache.h"
 #include "storage/s3_config.h"
 
 namespace hoglake::sql {
 class Session;
 class SchemaListing;
+struct LakeFiles;
 }  // namespace hoglake::sql
 
 namespace hoglake::query {
@@ -55,6 +61,9 @@ struct QueryServiceOptions {
   std::string default_catalog;  // for unqualified names
   std::string default_schema = "public";
   S3Config s3;
+  // Parsed Parquet footers kept for every statement to share (LRU, bytes of
+  // parsed metadata); 0 keeps none.
+  int64_t footer_cache_bytes = sql::FooterCache::kDefaultCapacityBytes;
 };
 
 struct Submission {
@@ -129,6 +138,8 @@ class QueryService {
   RunStore* runs_;
   ResultStore* results_;
   const QueryServiceOptions options_;
+  // The object stores and footer cache every statement's scans share.
+  const std::shared_ptr<sql::LakeFiles> files_;
 
   mutable std::mutex mu_;
   std::condition_variable work_ready_;

@@ -14,6 +14,7 @@
 #include "sql/optimizer/filter_pushdown.h"
 #include "sql/optimizer/join_planner.h"
 #include "sql/parser/parser.h"
+#include "sql/source/lake_files.h"
 #include "sql/sql_error.h"
 
 namespace hoglake::sql {
@@ -65,7 +66,8 @@ int64_t QueryResult::num_rows() const {
 }
 
 Session::Session(SessionOptions options)
-    : options_(std::move(options)), stores_(MakeStoreResolver(options_.s3)) {}
+    : options_(std::move(options)),
+      files_(options_.files ? options_.files : MakeLakeFiles(options_.s3)) {}
 
 Session::~Session() = default;
 
@@ -138,7 +140,8 @@ Result<ExecutionStats> Session::Execute(std::string_view sql, ResultSink& sink) 
     ctx->cancelled = &cancelled_;
     ctx->rows_scanned_so_far = &rows_scanned_so_far_;
     ctx->memory_budget_bytes = options_.memory_budget_bytes;
-    ctx->stores = stores_.get();
+    ctx->stores = files_->stores.get();
+    ctx->footers = files_->footers.get();
     ctx->threads = options_.threads;
     return ctx;
   };

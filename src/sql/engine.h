@@ -15,7 +15,14 @@
 // queries run: any other statement fails with 42809 naming it. EXPLAIN
 // returns the optimized plan as text in a one-column result; EXPLAIN
 // ANALYZE runs the query and reports each operator's rows and time (scans:
-// files, row groups and bytes read).
+// files and row groups read and pruned, bytes read, footers found in the
+// footer cache).
+//
+// Data files are read through SessionOptions::files (sql/source/
+// lake_files.h): sessions given one LakeFiles share its object stores and
+// its cache of parsed Parquet footers, so a query does not re-read the
+// footers an earlier one read. Without one a session makes its own, shared
+// by its statements.
 //
 // Errors carry an SQLSTATE (sql_error.h). Execute may be called from any
 // thread; a Session runs one statement at a time. Cancel() from another
@@ -39,7 +46,7 @@
 
 namespace hoglake::sql {
 
-class StoreResolver;
+struct LakeFiles;
 
 // A quarter of the machine's physical memory: the default per-query budget.
 int64_t DefaultQueryMemoryBudget();
@@ -61,7 +68,10 @@ struct SessionOptions {
   // Bytes a statement's pipeline breakers (hash tables, sort and join
   // inputs) may hold; past it the statement fails with 53200.
   int64_t memory_budget_bytes = DefaultQueryMemoryBudget();
-  S3Config s3;  // for s3:// data files
+  S3Config s3;  // for s3:// data files (when `files` is null)
+  // The stores and footer cache scans read through; null: the session's own
+  // (MakeLakeFiles(s3)).
+  std::shared_ptr<LakeFiles> files;
 };
 
 struct ResultColumn {
@@ -117,7 +127,7 @@ class Session {
 
  private:
   SessionOptions options_;
-  std::unique_ptr<StoreResolver> stores_;
+  std::shared_ptr<LakeFiles> files_;
   std::atomic<bool> cancelled_{false};
   std::atomic<int64_t> rows_scanned_so_far_{0};
 };

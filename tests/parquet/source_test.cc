@@ -1,7 +1,8 @@
 // The reader over a RandomAccessSource: how many reads opening takes (one
 // tail read when the footer fits in it, one more when it does not), that
 // every row group announces its chunks with one WillRead before reading
-// them, and that the batches are those of the whole-buffer reader.
+// them, and that the batches are those of the whole-buffer reader; a reader
+// over a footer kept from an earlier open reads no footer bytes.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <mutex>
 
 #include "columnar/compare.h"
+#include "parquet/footer.h"
 #include "parquet/reader.h"
 #include "parquet/writer.h"
 #include "parquet_corpus.h"
@@ -117,6 +119,45 @@ TEST(ReaderSourceTest, ABadLeadingMagicPastTheTailFailsTheFirstRowGroup) {
   ASSERT_FALSE(batch.ok());
   EXPECT_EQ(batch.error().code, ErrorCode::kInvalidData);
   EXPECT_NE(batch.error().message.find("leading magic"), std::string::npos);
+}
+
+// A second reader over the first one's footer reads only row group bytes
+// (never the tail), gives the same batches, and does not check the leading
+// magic again once the first reader did.
+TEST(ReaderSourceTest, AKeptFooterIsNotReadAgain) {
+  const std::string bytes = WriteFile(20000, 10000);
+  auto first_source = std::make_shared<CountingSource>(bytes);
+  auto first = ParquetReader::Open(first_source);
+  ASSERT_TRUE(first.ok()) << first.error().ToString();
+  std::shared_ptr<const ParquetFooter> footer = (*first)->footer();
+  EXPECT_FALSE(footer->leading_magic_checked());
+  ASSERT_TRUE((*first)->ReadRowGroup(0).ok());
+  EXPECT_TRUE(footer->leading_magic_checked());
+  EXPECT_GT(footer->memory_bytes(), footer->footer_size());
+
+  auto counted = std::make_shared<CountingSource>(bytes);
+  auto second = ParquetReader::Open(counted, footer);
+  ASSERT_TRUE(second.ok()) << second.error().ToString();
+  EXPECT_EQ(counted->reads.load(), 0);
+  for (int g = 0; g < (*second)->num_row_groups(); ++g) {
+    auto batch = (*second)->ReadRowGroup(g);
+    ASSERT_TRUE(batch.ok()) << batch.error().ToString();
+    auto expected = (*first)->ReadRowGroup(g);
+    ASSERT_TRUE(expected.ok());
+    std::string why;
+    EXPECT_TRUE(columnar::BatchEquals(*batch, *expected, &why)) << g << ": " << why;
+  }
+  const int64_t data_end = static_cast<int64_t>(bytes.size()) - 8 - footer->footer_size();
+  for (const ByteRange& r : counted->read_ranges) {
+    EXPECT_GE(r.offset, 4) << "the leading magic was read again";
+    EXPECT_LE(r.end(), data_end) << "footer bytes were read";
+  }
+
+  // A footer of another file size is refused.
+  auto other = ParquetReader::Open(std::make_shared<CountingSource>(WriteFile(8, 5)), footer);
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(other.error().message.find("cannot serve"), std::string::npos);
 }
 
 }  // namespace

@@ -206,6 +206,33 @@ void MemoryLake::Append(const std::string& name, const std::vector<TestRow>& row
   t.files.push_back(file);
 }
 
+void MemoryLake::SetPartitionSpec(const std::string& table,
+                                  std::vector<catalog::PartitionFieldInfo> fields) {
+  Table& t = tables_.at(table);
+  t.specs.push_back(
+      catalog::PartitionSpecInfo{static_cast<int64_t>(t.specs.size()) + 1, std::move(fields)});
+}
+
+void MemoryLake::AppendPartitioned(const std::string& name, const std::vector<TestRow>& rows,
+                                   std::vector<std::optional<std::string>> partition_values,
+                                   bool column_stats) {
+  Append(name, rows);
+  Table& t = tables_.at(name);
+  if (t.specs.empty()) throw std::runtime_error("table " + name + " has no partition spec");
+  catalog::DataFileInfo& file = t.files.back();
+  file.spec_id = t.specs.back().spec_id;
+  file.partition_values = std::move(partition_values);
+  if (!column_stats) file.column_stats.reset();
+}
+
+int32_t MemoryLake::FieldId(const std::string& table, const std::string& column) const {
+  const Table& t = tables_.at(table);
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    if (t.columns[c].name == column) return t.field_ids[c];
+  }
+  throw std::runtime_error("table " + table + " has no column " + column);
+}
+
 SessionOptions MemoryLake::MakeSessionOptions() {
   SessionOptions options;
   options.tables = this;
@@ -261,6 +288,9 @@ Result<catalog::ResolvedTable> MemoryLake::Resolve(const std::string& catalog,
     out.info.columns.push_back(node);
   }
   out.info.read_snapshot_id = out.snapshot_id;
+  // The current spec only: older ones come from PartitionSpecs, as from the
+  // catalog.
+  if (!it->second.specs.empty()) out.info.partition_spec = it->second.specs.back();
   return out;
 }
 
@@ -271,6 +301,12 @@ Result<std::vector<catalog::DataFileInfo>> MemoryLake::LiveFiles(
     if (f.begin_snapshot <= table.snapshot_id) files.push_back(f);
   }
   return files;
+}
+
+Result<std::vector<catalog::PartitionSpecInfo>> MemoryLake::PartitionSpecs(
+    const catalog::ResolvedTable& table) {
+  ++partition_spec_lookups_;
+  return tables_.at(table.name).specs;
 }
 
 std::vector<std::string> RunRows(Session& session, const std::string& sql) {
@@ -290,6 +326,12 @@ std::vector<std::string> RunRows(Session& session, const std::string& sql) {
     }
   }
   return rows;
+}
+
+std::string JoinLines(const std::vector<std::string>& rows) {
+  std::string out;
+  for (const std::string& r : rows) out += r + "\n";
+  return out;
 }
 
 std::string RunValue(Session& session, const std::string& sql) {

@@ -45,6 +45,17 @@ class MemoryLake : public catalog::LakeTables {
   // catalog file row does; row groups hold `row_group_rows` rows.
   void Append(const std::string& name, const std::vector<TestRow>& rows,
               int64_t row_group_rows = 1000);
+  // Partitions the table from now on by `fields` (a new spec, ids 1, 2, …;
+  // older specs stay known, as the catalog keeps them for older files).
+  void SetPartitionSpec(const std::string& table, std::vector<catalog::PartitionFieldInfo> fields);
+  // As Append, the file carrying `partition_values` (one per field of the
+  // current spec) under the current spec; with `column_stats` false the
+  // file has no column statistics, so only its partition values can prune.
+  void AppendPartitioned(const std::string& name, const std::vector<TestRow>& rows,
+                         std::vector<std::optional<std::string>> partition_values,
+                         bool column_stats = false);
+  // The field id of a top-level column.
+  int32_t FieldId(const std::string& table, const std::string& column) const;
   // Renames a column (field id kept), or adds one (a new field id).
   void RenameColumn(const std::string& table, const std::string& from, const std::string& to);
   void AddColumn(const std::string& table, TestColumn column);
@@ -72,6 +83,11 @@ class MemoryLake : public catalog::LakeTables {
   Result<std::vector<catalog::DataFileInfo>> LiveFiles(
       const catalog::ResolvedTable& table) override;
 
+  // Every spec the table has had (Resolve carries only the current one).
+  Result<std::vector<catalog::PartitionSpecInfo>> PartitionSpecs(
+      const catalog::ResolvedTable& table) override;
+  int partition_spec_lookups() const { return partition_spec_lookups_; }
+
   int64_t files_opened_hint() const { return 0; }
 
  private:
@@ -81,16 +97,20 @@ class MemoryLake : public catalog::LakeTables {
     std::vector<columnar::KeyValueMetadata> metadata;  // per column (extension names)
     int32_t next_field_id = 1;
     std::vector<catalog::DataFileInfo> files;  // begin_snapshot = the snapshot that added it
+    std::vector<catalog::PartitionSpecInfo> specs;  // the last is current
   };
   std::string dir_;
   std::map<std::string, Table> tables_;
   int64_t snapshot_ = 0;
   int file_counter_ = 0;
+  int partition_spec_lookups_ = 0;
 };
 
 // Runs `sql` and renders each row as "v1|v2|…" in PostgreSQL's text forms
 // (NULL as "NULL"); on error returns "ERROR <sqlstate>: <message>".
 std::vector<std::string> RunRows(Session& session, const std::string& sql);
+// The rows as lines, each ending in "\n" (EXPLAIN output, for searching).
+std::string JoinLines(const std::vector<std::string>& rows);
 // The first row's first value, or the error line.
 std::string RunValue(Session& session, const std::string& sql);
 

@@ -1,7 +1,7 @@
 // LakeTablesOver: LakeTables answered by CatalogService's read calls. Names
 // are listed at head; Resolve is GetTable at the selector, pinning the
 // snapshot it read at; LiveFiles is a scan with column statistics at exactly
-// that snapshot.
+// that snapshot; PartitionSpecs is ListPartitionSpecs there.
 #include "catalog/lake_tables.h"
 
 #include <algorithm>
@@ -65,6 +65,13 @@ class ServiceLakeTables final : public LakeTables {
     ScanOptions options;
     options.column_stats = true;
     return service_.Scan(TableRef{table.catalog, table.namespace_name, table.name}, at, options);
+  }
+
+  Result<std::vector<PartitionSpecInfo>> PartitionSpecs(const ResolvedTable& table) override {
+    SnapshotSelector at;
+    at.snapshot = table.snapshot_id;
+    return service_.ListPartitionSpecs(
+        TableRef{table.catalog, table.namespace_name, table.name}, at);
   }
 
  private:

@@ -10,6 +10,7 @@
 #include "sql/optimizer/join_planner.h"
 #include "sql/source/catalog_columns.h"
 #include "sql/source/information_schema.h"
+#include "sql/source/partition_specs.h"
 #include "sql/sql_error.h"
 
 namespace hoglake::sql {
@@ -1096,6 +1097,7 @@ Result<QueryBinder::FromResult> QueryBinder::BindBaseTable(const ast::BaseTableR
   auto spec = std::make_shared<ScanSpec>();
   spec->table = std::move(*resolved);
   HOGLAKE_ASSIGN_OR_RETURN(spec->files, options_.tables->LiveFiles(spec->table));
+  HOGLAKE_RETURN_IF_ERROR(AddPartitionSpecsOfFiles(*options_.tables, spec->table, spec->files));
   auto op = std::make_shared<LogicalOp>();
   op->kind = LogicalKind::kScan;
   std::string relation = ref.alias.empty() ? ref.name : ref.alias;

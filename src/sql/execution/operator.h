@@ -28,16 +28,8 @@
 
 namespace hoglake::sql {
 
-// Opens (and caches) the object store that serves a file path.
-class StoreResolver {
- public:
-  virtual ~StoreResolver() = default;
-  virtual Result<ObjectStore*> StoreFor(std::string_view path) = 0;
-};
-
-// Stores by scheme root (file:/// or s3://bucket), opened on first use with
-// the S3 settings given.
-std::unique_ptr<StoreResolver> MakeStoreResolver(S3Config s3 = {});
+class StoreResolver;  // sql/source/lake_files.h
+class FooterCache;    // sql/source/footer_cache.h
 
 struct ScanCounters {
   std::atomic<int64_t> files_total{0};
@@ -45,6 +37,7 @@ struct ScanCounters {
   std::atomic<int64_t> row_groups_total{0};
   std::atomic<int64_t> row_groups_pruned{0};
   std::atomic<int64_t> bytes_read{0};
+  std::atomic<int64_t> footer_cache_hits{0};  // opened files whose footer was cached
 };
 
 struct ExecContext {
@@ -52,6 +45,7 @@ struct ExecContext {
   int64_t memory_budget_bytes = int64_t{1} << 30;
   std::atomic<int64_t> memory_used{0};
   StoreResolver* stores = nullptr;
+  FooterCache* footers = nullptr;  // null: footers are read on every open
   int threads = 0;  // 0: the machine's
   // What the statement's table scans read, summed over every scan.
   std::atomic<int64_t> rows_scanned{0};

@@ -7,6 +7,8 @@
 // the table's type — inside lists, maps and structs too, whose members are
 // found by field id (by name in files without nested ids; a struct member
 // added later reads as NULL). Pushed-down filters are applied to every batch.
+// A file's parsed footer comes from the run's footer cache when an earlier
+// open kept it (footer_cache.h), else it is read and then kept.
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -17,12 +19,15 @@
 #include "columnar/take.h"
 #include "common/parallel.h"
 #include "iceberg/arrow_mapping.h"
+#include "parquet/footer.h"
 #include "parquet/footer_stats.h"
 #include "parquet/reader.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/operators.h"
 #include "sql/execution/vector_ops.h"
 #include "sql/function/cast.h"
+#include "sql/source/footer_cache.h"
+#include "sql/source/lake_files.h"
 #include "sql/source/scan_pruning.h"
 #include "sql/sql_error.h"
 #include "storage/object_source.h"
@@ -224,16 +229,38 @@ class FileScan {
       : plan_(plan), ctx_(ctx), types_(types), pruning_(pruning), counters_(counters),
         schema_(OutputSchema(plan.output)) {}
 
+  // Whether the file's catalog statistics or its partition values (read
+  // through the spec it was written under) rule out every row.
   bool FilePruned(const catalog::DataFileInfo& file) const {
-    if (pruning_.empty() || !file.column_stats) return false;
-    return pruning_.Excludes([&](int32_t field_id) -> std::optional<ColumnStatistics> {
-      for (const catalog::ColumnStatRow& row : *file.column_stats) {
-        if (row.field_id != field_id) continue;
-        return ColumnStatistics{row.value_count, row.null_count, row.nan_count, row.lower_bound,
-                                row.upper_bound};
-      }
-      return std::nullopt;
-    });
+    if (pruning_.empty()) return false;
+    const bool by_stats =
+        file.column_stats &&
+        pruning_.Excludes([&](int32_t field_id) -> std::optional<ColumnStatistics> {
+          for (const catalog::ColumnStatRow& row : *file.column_stats) {
+            if (row.field_id != field_id) continue;
+            return ColumnStatistics{row.value_count, row.null_count, row.nan_count,
+                                    row.lower_bound, row.upper_bound, std::nullopt,
+                                    std::nullopt};
+          }
+          return std::nullopt;
+        });
+    if (by_stats) return true;
+    const catalog::PartitionSpecInfo* spec = SpecOf(file);
+    return spec != nullptr && file.partition_values &&
+           pruning_.ExcludesPartition(*spec, *file.partition_values);
+  }
+
+  // The partition spec `file` was written under, when the catalog holds it.
+  const catalog::PartitionSpecInfo* SpecOf(const catalog::DataFileInfo& file) const {
+    if (!file.spec_id) return nullptr;
+    const catalog::ResolvedTable& table = plan_.scan->table;
+    if (table.info.partition_spec && table.info.partition_spec->spec_id == *file.spec_id) {
+      return &*table.info.partition_spec;
+    }
+    for (const catalog::PartitionSpecInfo& spec : table.partition_specs) {
+      if (spec.spec_id == *file.spec_id) return &spec;
+    }
+    return nullptr;
   }
 
   // Opens `file`; returns the row groups worth reading (`count`: add the
@@ -245,7 +272,16 @@ class FileScan {
                              ObjectSource::Open(store, file.path, file.file_size_bytes));
     parquet::ReaderOptions options;
     options.threads = decode_threads;
-    HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
+    const FooterCache::Key key{file.path, file.file_size_bytes, file.data_file_id};
+    std::shared_ptr<const parquet::ParquetFooter> footer;
+    if (ctx_.footers != nullptr) footer = ctx_.footers->Find(key);
+    if (footer) {
+      if (count) ++counters_.footer_cache_hits;
+      HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, footer, options));
+    } else {
+      HOGLAKE_ASSIGN_OR_RETURN(reader_, parquet::ParquetReader::Open(source, options));
+      if (ctx_.footers != nullptr) ctx_.footers->Insert(key, reader_->footer());
+    }
     const ScanSpec& spec = *plan_.scan;
     const columnar::Schema& file_schema = *reader_->schema();
     std::vector<int32_t> present;
@@ -306,17 +342,28 @@ class FileScan {
         }
       }
     }
+    // The file's metadata with one row group at a time (copying the whole
+    // footer per row group would cost the square of its row groups).
+    parquet::FileMetaData one;
+    if (!columns.empty()) {
+      one.version = meta.version;
+      one.schema = meta.schema;
+      one.num_rows = meta.num_rows;
+      one.key_value_metadata = meta.key_value_metadata;
+      one.created_by = meta.created_by;
+      one.column_orders = meta.column_orders;
+    }
     for (int i = 0; i < n; ++i) {
       if (!columns.empty()) {
-        parquet::FileMetaData one = meta;
         one.row_groups = {meta.row_groups[i]};
         auto stats = parquet::ExtractColumnStats(one, columns);
         if (stats.ok()) {
           bool excluded = pruning_.Excludes([&](int32_t id) -> std::optional<ColumnStatistics> {
             for (const parquet::ColumnStats& s : *stats) {
               if (s.field_id == id) {
-                return ColumnStatistics{s.value_count, s.null_count, s.nan_count, s.lower_bound,
-                                        s.upper_bound};
+                return ColumnStatistics{s.value_count, s.null_count, s.nan_count,
+                                        s.lower_bound, s.upper_bound, std::nullopt,
+                                        std::nullopt};
               }
             }
             return std::nullopt;
@@ -395,7 +442,7 @@ class LakeScanOperator : public PhysicalOperator {
                    " (pruned ", counters_.files_pruned.load(), ") row_groups=",
                    counters_.row_groups_total.load(), " (pruned ",
                    counters_.row_groups_pruned.load(), ") bytes=", counters_.bytes_read.load(),
-                   " workers=", workers_);
+                   " footers_cached=", counters_.footer_cache_hits.load(), " workers=", workers_);
     return line;
   }
 

@@ -183,9 +183,13 @@ bool PruningPredicate::Excludes(const Constraint& c, const ColumnStatistics& s) 
       break;
   }
   if (all_null) return true;  // a comparison is never true on NULL
-  if (!s.lower || !s.upper) return false;
-  std::optional<Value> lower = BoundToValue(c.column_type, c.column_sql_type, *s.lower);
-  std::optional<Value> upper = BoundToValue(c.column_type, c.column_sql_type, *s.upper);
+  std::optional<Value> lower = s.lower_value;
+  std::optional<Value> upper = s.upper_value;
+  if (!lower || !upper) {
+    if (!s.lower || !s.upper) return false;
+    lower = BoundToValue(c.column_type, c.column_sql_type, *s.lower);
+    upper = BoundToValue(c.column_type, c.column_sql_type, *s.upper);
+  }
   if (!lower || !upper) return false;
   auto lo = CastValue(*lower, c.compare_type);
   auto hi = CastValue(*upper, c.compare_type);

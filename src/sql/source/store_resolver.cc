@@ -1,8 +1,10 @@
 // StoreResolver over OpenObjectStore: one store per directory for local
-// paths, per bucket for S3 ("s3://bucket"), opened on first use.
+// paths, per bucket for S3 ("s3://bucket"), opened on first use; and
+// MakeLakeFiles pairing one with a footer cache.
 #include <mutex>
+#include <unordered_map>
 
-#include "sql/execution/operator.h"
+#include "sql/source/lake_files.h"
 
 namespace hoglake::sql {
 namespace {
@@ -42,6 +44,13 @@ class RootStoreResolver : public StoreResolver {
 
 std::unique_ptr<StoreResolver> MakeStoreResolver(S3Config s3) {
   return std::make_unique<RootStoreResolver>(std::move(s3));
+}
+
+std::shared_ptr<LakeFiles> MakeLakeFiles(S3Config s3, int64_t footer_cache_bytes) {
+  auto files = std::make_shared<LakeFiles>();
+  files->stores = MakeStoreResolver(std::move(s3));
+  files->footers = std::make_unique<FooterCache>(footer_cache_bytes);
+  return files;
 }
 
 }  // namespace hoglake::sql

@@ -3,18 +3,21 @@
 // registered by footer-shipping commits), read in-process through
 // LakeTablesOver on a CatalogService over the same database — at the head,
 // at an older snapshot, with files skipped by the statistics the commits
-// carried.
+// carried and by the partition values the SDK wrote (read through the spec
+// each file was written under), counted at the store.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog_service.h"
 #include "catalog/lake_tables.h"
+#include "../../sql/counting_stores.h"
 #include "columnar/builder.h"
 #include "pg/pg_pool.h"
 #include "pg_session.h"
 #include "sdk_lake.h"
 #include "server_fixture.h"
+#include "iceberg/transforms.h"
 #include "sql/engine.h"
 #include "sql/types/value.h"
 
@@ -124,6 +127,75 @@ TEST_F(SqlLakeTest, SkipsFilesByTheCommittedStatistics) {
   EXPECT_NE(text.find("files=1/2 (pruned 1)"), std::string::npos) << text;
   EXPECT_EQ(Run(session, "SELECT name FROM events WHERE id = 5"),
             (std::vector<std::string>{"n5"}));
+}
+
+// A table partitioned by identity(region), whose spec then changes to
+// bucket[8](name): the SDK writes one file per partition tuple; a query on
+// name opens only the file of that name's bucket (the catalog's bucket
+// function), a query on region only the files its identity values or
+// statistics allow — the older files read through their own spec.
+TEST_F(SqlLakeTest, SkipsFilesByPartitionValues) {
+  auto table = lake_.ns->CreateTable(
+      "parted", {SdkColumn("id", ColumnType::kLong), SdkColumn("region", ColumnType::kInt),
+                 SdkColumn("name", ColumnType::kString)});
+  ASSERT_TRUE(table.ok()) << table.status().ToString();
+  const int32_t region_id = table->info().columns[1].field_id;
+  const int32_t name_id = table->info().columns[2].field_id;
+  auto batch = [](int64_t first, int64_t count, auto region, const std::string& prefix) {
+    auto schema = std::make_shared<columnar::Schema>();
+    schema->fields = {{"id", columnar::Int64(), true, {}},
+                      {"region", columnar::Int32(), true, {}},
+                      {"name", columnar::Utf8(), true, {}}};
+    columnar::Int64Builder id;
+    columnar::Int32Builder regions;
+    columnar::StringBuilder names;
+    for (int64_t i = first; i < first + count; ++i) {
+      id.Append(i);
+      regions.Append(region(i));
+      names.Append(prefix + std::to_string(i));
+    }
+    return *columnar::MakeRecordBatch(schema, {*id.Finish(), *regions.Finish(), *names.Finish()});
+  };
+  ASSERT_TRUE(table->Alter({client::SetPartitionSpec({{region_id, "identity", std::nullopt}})}).ok());
+  auto first = table->Append(batch(0, 40, [](int64_t i) { return static_cast<int32_t>(i % 4); }, "a-"));
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  ASSERT_EQ(first->files.size(), 4u);
+  ASSERT_TRUE(table->Alter({client::SetPartitionSpec({{name_id, "bucket", 8}})}).ok());
+  auto second = table->Append(batch(100, 80, [](int64_t) { return 9; }, "user-"));
+  ASSERT_TRUE(second.ok()) << second.status().ToString();
+  ASSERT_GT(second->files.size(), 4u);
+
+  auto specs = service_.ListPartitionSpecs(
+      catalog::TableRef{lake_.catalog->name(), "ns", "parted"}, catalog::SnapshotSelector{});
+  ASSERT_TRUE(specs.ok()) << specs.status().ToString();
+  ASSERT_EQ(specs->size(), 2u);
+  EXPECT_EQ((*specs)[0].fields[0].transform, "identity");
+  EXPECT_EQ((*specs)[1].fields[0].transform, "bucket");
+
+  auto stores = std::make_unique<sql::testing::CountingStores>();
+  sql::testing::CountingStores* counted = stores.get();
+  sql::SessionOptions options = Options();
+  options.files = sql::testing::CountedLakeFiles(std::move(stores), /*footer_cache_bytes=*/0);
+  sql::Session session(options);
+  EXPECT_EQ(Run(session, "SELECT id, region FROM parted WHERE name = 'user-107'"),
+            (std::vector<std::string>{"107|9"}));
+  EXPECT_EQ(counted->files_read().size(), 1u);
+  const int32_t bucket = iceberg::BucketOf(iceberg::IcebergHashBytes("user-107"), 8);
+  int64_t in_bucket = 0;
+  for (const auto& file : second->files) {
+    ASSERT_TRUE(file.partition_values && file.partition_values->size() == 1);
+    if ((*file.partition_values)[0] == std::to_string(bucket)) {
+      EXPECT_EQ(*counted->files_read().begin(), file.path);
+      in_bucket = file.record_count;
+    }
+  }
+  EXPECT_GT(in_bucket, 0);
+  EXPECT_EQ(Run(session, "SELECT count(*) FROM parted WHERE name || '' = 'user-107'"),
+            (std::vector<std::string>{"1"}));
+  counted->Reset();
+  EXPECT_EQ(Run(session, "SELECT count(*), sum(id) FROM parted WHERE region = 2"),
+            (std::vector<std::string>{"10|200"}));
+  EXPECT_EQ(counted->files_read().size(), 1u);
 }
 
 // List, struct and map columns of a table the SDK wrote (nested field ids

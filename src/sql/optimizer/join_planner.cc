@@ -130,8 +130,14 @@ double EstimateRows(const LogicalOp& op) {
     }
     case LogicalKind::kValues:
       return static_cast<double>(op.rows.size());
-    case LogicalKind::kFilter:
-      return EstimateRows(*op.children[0]) * 0.25;
+    case LogicalKind::kFilter: {
+      // A quarter per conjunct, as the scan's pushed-down filters count.
+      std::vector<BoundExprPtr> conjuncts;
+      SplitConjuncts(op.predicate, &conjuncts);
+      double rows = EstimateRows(*op.children[0]);
+      for (size_t i = 0; i < conjuncts.size(); ++i) rows *= 0.25;
+      return std::max(rows, 1.0);
+    }
     case LogicalKind::kAggregate:
       return op.group_keys.empty() ? 1 : std::max(1.0, EstimateRows(*op.children[0]) * 0.1);
     case LogicalKind::kJoin: {

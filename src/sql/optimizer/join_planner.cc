@@ -1,6 +1,7 @@
 #include "sql/optimizer/join_planner.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "iceberg/arrow_mapping.h"
@@ -53,6 +54,70 @@ double DistinctEstimate(const LogicalOp& item, int column, double rows) {
   return std::max(1.0, std::min(rows, span));
 }
 
+// Whether evaluating `e` on rows it was not meant for cannot fail: column
+// references, constants, comparisons and LIKE of those, IS NULL, AND, OR
+// and NOT, and the casts that only widen (to unconstrained numeric, date
+// to timestamp).
+bool CannotFail(const BoundExpr& e) {
+  switch (e.kind) {
+    case BoundKind::kColumn:
+    case BoundKind::kConstant:
+      return true;
+    case BoundKind::kCast: {
+      const SqlTypeId from = e.args[0]->type.id, to = e.type.id;
+      bool widening = (to == SqlTypeId::kNumeric && e.type.precision < 0 &&
+                       (from == SqlTypeId::kNumeric || from == SqlTypeId::kSmallint ||
+                        from == SqlTypeId::kInteger || from == SqlTypeId::kBigint)) ||
+                      (from == SqlTypeId::kDate && (to == SqlTypeId::kTimestamp));
+      return widening && CannotFail(*e.args[0]);
+    }
+    case BoundKind::kCall:
+      if (e.function != &kEqual && e.function != &kNotEqual && e.function != &kLess &&
+          e.function != &kLessEqual && e.function != &kGreater && e.function != &kGreaterEqual) {
+        return false;
+      }
+      break;
+    case BoundKind::kAnd:
+    case BoundKind::kOr:
+    case BoundKind::kNot:
+    case BoundKind::kIsNull:
+      break;
+    default:
+      return false;
+  }
+  for (const BoundExprPtr& arg : e.args) {
+    if (arg->type.is_nested() || !CannotFail(*arg)) return false;
+  }
+  return true;
+}
+
+// A condition on item `item` alone that an OR over several items implies:
+// (a1 AND b1) OR (a2 AND b2), with a1 and a2 on one item, implies a1 OR a2
+// there. Null when some branch has no conjunct on that item alone (or
+// one that could fail where the OR would not have run it). The OR itself
+// stays where it was; the implied condition only drops rows earlier.
+BoundExprPtr ImpliedOnItem(const BoundExprPtr& condition, size_t item,
+                           const std::function<size_t(int)>& item_of) {
+  if (condition->kind != BoundKind::kOr) return nullptr;
+  std::vector<BoundExprPtr> branches;
+  for (const BoundExprPtr& branch : condition->args) {
+    std::vector<BoundExprPtr> parts, mine;
+    SplitConjuncts(branch, &parts);
+    for (const BoundExprPtr& part : parts) {
+      std::vector<int> cols;
+      CollectColumns(*part, &cols);
+      bool on_item = !cols.empty();
+      for (int col : cols) on_item &= item_of(col) == item;
+      if (on_item && CannotFail(*part)) mine.push_back(part);
+    }
+    if (mine.empty()) return nullptr;
+    branches.push_back(CombineConjuncts(mine));
+  }
+  auto implied = std::make_shared<BoundExpr>(*condition);
+  implied->args = std::move(branches);
+  return implied;
+}
+
 }  // namespace
 
 double EstimateRows(const LogicalOp& op) {
@@ -65,8 +130,14 @@ double EstimateRows(const LogicalOp& op) {
     }
     case LogicalKind::kValues:
       return static_cast<double>(op.rows.size());
-    case LogicalKind::kFilter:
-      return EstimateRows(*op.children[0]) * 0.25;
+    case LogicalKind::kFilter: {
+      // A quarter per conjunct, as the scan's pushed-down filters count.
+      std::vector<BoundExprPtr> conjuncts;
+      SplitConjuncts(op.predicate, &conjuncts);
+      double rows = EstimateRows(*op.children[0]);
+      for (size_t i = 0; i < conjuncts.size(); ++i) rows *= 0.25;
+      return std::max(rows, 1.0);
+    }
     case LogicalKind::kAggregate:
       return op.group_keys.empty() ? 1 : std::max(1.0, EstimateRows(*op.children[0]) * 0.1);
     case LogicalKind::kJoin: {
@@ -163,6 +234,11 @@ Result<LogicalOpPtr> PlanJoins(std::vector<LogicalOpPtr> items,
     } else {
       pending.push_back(c);
       refs.push_back(items_used);
+      for (size_t i : items_used) {
+        if (BoundExprPtr implied = ImpliedOnItem(c, i, item_of)) {
+          local[i].push_back(RemapColumns(implied, [&](int col, bool) { return col - start[i]; }));
+        }
+      }
     }
   }
   for (size_t i = 0; i < n; ++i) {
@@ -183,37 +259,55 @@ Result<LogicalOpPtr> PlanJoins(std::vector<LogicalOpPtr> items,
   int plan_width = width[first];
   std::vector<bool> applied(pending.size(), false);
   double current_rows = rows[first];
+  // The estimated rows of joining item i to `set` (of `set_rows` rows): an
+  // equality with the set divides the product by the larger key's
+  // distinct count (from the files' bounds where they tell), no equality
+  // leaves the cross product.
+  auto join_estimate = [&](size_t i, const std::vector<bool>& set, double set_rows) {
+    double divisor = 1;
+    for (size_t c = 0; c < pending.size(); ++c) {
+      if (applied[c] || !refs[c].count(i) || refs[c].size() != 2) continue;
+      bool others_joined = true;
+      for (size_t j : refs[c]) others_joined &= (j == i || set[j]);
+      if (!others_joined) continue;
+      const BoundExpr& e = *pending[c];
+      if (e.kind != BoundKind::kCall || e.function != &kEqual) continue;
+      double ndv = 1;
+      for (const BoundExprPtr& side : e.args) {
+        std::vector<int> cols;
+        CollectColumns(*side, &cols);
+        if (cols.size() != 1) continue;
+        size_t item = item_of(cols[0]);
+        ndv = std::max(ndv, DistinctEstimate(*items[item], cols[0] - start[item], rows[item]));
+      }
+      divisor = std::max(divisor, ndv);
+    }
+    return set_rows * rows[i] / divisor;
+  };
   for (size_t step = 1; step < n; ++step) {
-    // The item whose join gives the fewest estimated rows: an equality
-    // with the joined set divides the product by the larger key's distinct
-    // count (from the files' bounds where they tell), no equality leaves
-    // the cross product. Ties go to the smaller item.
+    // The item that, with the best item joined after it, gives the fewest
+    // estimated rows over those two joins: looking one join ahead finds a
+    // join that does not shrink the rows itself but reaches a filtered
+    // item that does (lineitem ⋈ supplier before ⋈ nation). Ties go to
+    // the smaller item.
     std::optional<size_t> pick;
-    double best = 0;
+    double best = 0, best_cost = 0;
     for (size_t i = 0; i < n; ++i) {
       if (joined[i]) continue;
-      double divisor = 1;
-      for (size_t c = 0; c < pending.size(); ++c) {
-        if (applied[c] || !refs[c].count(i) || refs[c].size() != 2) continue;
-        bool others_joined = true;
-        for (size_t j : refs[c]) others_joined &= (j == i || joined[j]);
-        if (!others_joined) continue;
-        const BoundExpr& e = *pending[c];
-        if (e.kind != BoundKind::kCall || e.function != &kEqual) continue;
-        double ndv = 1;
-        for (const BoundExprPtr& side : e.args) {
-          std::vector<int> cols;
-          CollectColumns(*side, &cols);
-          if (cols.size() != 1) continue;
-          size_t item = item_of(cols[0]);
-          ndv = std::max(ndv, DistinctEstimate(*items[item], cols[0] - start[item], rows[item]));
-        }
-        divisor = std::max(divisor, ndv);
+      double estimate = join_estimate(i, joined, current_rows);
+      std::vector<bool> after = joined;
+      after[i] = true;
+      std::optional<double> ahead;
+      for (size_t j = 0; j < n; ++j) {
+        if (after[j]) continue;
+        double e = join_estimate(j, after, std::max(1.0, estimate));
+        if (!ahead || e < *ahead) ahead = e;
       }
-      double estimate = current_rows * rows[i] / divisor;
-      if (!pick || estimate < best || (estimate == best && rows[i] < rows[*pick])) {
+      double cost = estimate + ahead.value_or(0);
+      if (!pick || cost < best_cost || (cost == best_cost && rows[i] < rows[*pick])) {
         pick = i;
         best = estimate;
+        best_cost = cost;
       }
     }
     size_t next = *pick;

@@ -10,19 +10,21 @@
 // so a join that multiplies rows (a cross join, a key repeated on both sides)
 // holds one chunk at a time, never the product of a whole batch; the rest of
 // a batch waits in a queue any caller takes from first. The build side
-// is pulled by every worker (PullAll) and keyed in one KeyTable with each
-// key's rows chained; probes then run concurrently on the callers' threads,
-// except for right and full joins, which track matched build rows.
+// is pulled by every worker (PullAll); the workers then concatenate its
+// columns, encode its keys batch by batch and build the key table partition
+// by partition (join_table.h); probes then run concurrently on the callers'
+// threads, except for right and full joins, which track matched build rows.
 #include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
 
 #include "columnar/concat.h"
+#include "common/parallel.h"
 #include "columnar/take.h"
 #include "sql/execution/expression_evaluator.h"
 #include "sql/execution/operators.h"
-#include "sql/execution/key_table.h"
+#include "sql/execution/join_table.h"
 
 namespace hoglake::sql {
 namespace {
@@ -52,6 +54,12 @@ class JoinOperator : public PhysicalOperator {
   ~JoinOperator() override { ctx_.Release(held_); }
 
  public:
+  std::string Describe() const override {
+    std::string line = PhysicalOperator::Describe();
+    if (partitions_.load() > 0) line += StrCat(" partitions=", partitions_.load());
+    return line;
+  }
+
   // Probing reads only the built table, so it runs on every caller's thread
   // at once; right and full joins record matched build rows and emit the
   // unmatched ones at the end, so they take one call at a time.
@@ -120,43 +128,64 @@ class JoinOperator : public PhysicalOperator {
       for (RecordBatch& batch : slot) batches.push_back(std::move(batch));
     }
     if (batches.empty()) {
-      build_rows_ = 0;
       for (const OutputColumn& c : plan_.children[1]->output) {
         HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr empty, BroadcastValue(Value::Null(c.type), 0));
         build_.columns.push_back(empty);
       }
     } else {
-      HOGLAKE_ASSIGN_OR_RETURN(build_, columnar::ConcatBatches(batches));
-      build_rows_ = build_.num_rows;
+      HOGLAKE_ASSIGN_OR_RETURN(build_, ConcatInParallel(batches, workers));
     }
+    build_rows_ = build_.num_rows;
     matched_.assign(build_rows_, false);
-    if (!plan_.right_keys.empty()) {
-      std::vector<ArrayPtr> keys;
-      for (const BoundExprPtr& k : plan_.right_keys) {
-        HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, build_));
-        keys.push_back(std::move(v));
-      }
-      EncodedKeys encoded;
-      EncodeKeys(keys, key_types_, build_rows_, &encoded);
-      std::vector<int64_t> key_of(build_rows_, KeyTable::kAbsent);
-      for (int64_t r = 0; r < build_rows_; ++r) {
-        if (encoded.has_null[r]) continue;  // NULL never equals
-        bool inserted;
-        key_of[r] = table_.FindOrInsert(encoded.key(r), encoded.hashes[r], &inserted);
-      }
-      // Each key's rows chained in row order: first_row_[key], next_row_[row].
-      first_row_.assign(table_.size(), -1);
-      next_row_.assign(build_rows_, -1);
-      for (int64_t r = build_rows_ - 1; r >= 0; --r) {
-        if (key_of[r] == KeyTable::kAbsent) continue;
-        next_row_[r] = first_row_[key_of[r]];
-        first_row_[key_of[r]] = r;
-      }
-      int64_t bytes = table_.bytes() + static_cast<int64_t>((first_row_.size() + next_row_.size()) * 8);
-      HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
-      held_ += bytes;
-    }
+    if (plan_.right_keys.empty()) return Status::Ok();
+    // Each batch's keys encoded and hashed by the workers, then keyed by
+    // partition (join_table.h); the encoded keys count while held.
+    std::vector<EncodedKeys> encoded(batches.size());
+    std::vector<int64_t> first_row(batches.size(), 0);
+    for (size_t b = 1; b < batches.size(); ++b) first_row[b] = first_row[b - 1] + batches[b - 1].num_rows;
+    std::vector<int64_t> encoded_bytes(batches.size(), 0);
+    Status keyed = ParallelForStatus(
+        static_cast<int64_t>(batches.size()), workers, [&](int64_t b, int) -> Status {
+          HOGLAKE_RETURN_IF_ERROR(ctx_.CheckCancelled());
+          std::vector<ArrayPtr> keys;
+          for (const BoundExprPtr& k : plan_.right_keys) {
+            HOGLAKE_ASSIGN_OR_RETURN(ArrayPtr v, Evaluate(*k, batches[b]));
+            keys.push_back(std::move(v));
+          }
+          EncodedKeys& e = encoded[b];
+          EncodeKeys(keys, key_types_, batches[b].num_rows, &e);
+          const int64_t bytes = static_cast<int64_t>(e.bytes.capacity() + e.offsets.capacity() * 4 +
+                                                     e.hashes.capacity() * 8 + e.has_null.capacity());
+          HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
+          encoded_bytes[b] = bytes;
+          return Status::Ok();
+        });
+    if (keyed.ok()) keyed = table_.Build(encoded, first_row, build_rows_, workers, ctx_);
+    for (int64_t bytes : encoded_bytes) ctx_.Release(bytes);
+    HOGLAKE_RETURN_IF_ERROR(keyed);
+    partitions_ = table_.partitions();
+    const int64_t bytes = table_.bytes();
+    HOGLAKE_RETURN_IF_ERROR(ctx_.Reserve(bytes));
+    held_ += bytes;
     return Status::Ok();
+  }
+
+  // One batch of every row of `batches`, in order, its columns concatenated
+  // by the workers side by side.
+  Result<RecordBatch> ConcatInParallel(const std::vector<RecordBatch>& batches, int workers) {
+    if (batches.size() == 1) return batches[0];
+    RecordBatch out;
+    out.schema = batches[0].schema;
+    for (const RecordBatch& b : batches) out.num_rows += b.num_rows;
+    out.columns.resize(batches[0].columns.size());
+    HOGLAKE_RETURN_IF_ERROR(ParallelForStatus(
+        static_cast<int64_t>(out.columns.size()), workers, [&](int64_t c, int) -> Status {
+          std::vector<ArrayPtr> parts;
+          for (const RecordBatch& b : batches) parts.push_back(b.columns[c]);
+          HOGLAKE_ASSIGN_OR_RETURN(out.columns[c], columnar::ConcatArrays(parts));
+          return Status::Ok();
+        }));
+    return out;
   }
 
   // Output columns for pairs (left_rows[i], right_rows[i]), then left rows
@@ -254,9 +283,8 @@ class JoinOperator : public PhysicalOperator {
       for (; end < left.num_rows; ++end) {
         if (end > start && static_cast<int64_t>(cand_left.size()) >= kMaxPairsPerChunk) break;
         if (encoded.has_null[end]) continue;
-        int64_t id = table_.Find(encoded.key(end), encoded.hashes[end]);
-        if (id == KeyTable::kAbsent) continue;
-        for (int64_t r = first_row_[id]; r >= 0; r = next_row_[r]) {
+        for (int64_t r = table_.FirstRow(encoded.key(end), encoded.hashes[end]); r >= 0;
+             r = table_.NextRow(r)) {
           cand_left.push_back(end);
           cand_right.push_back(r);
         }
@@ -343,9 +371,8 @@ class JoinOperator : public PhysicalOperator {
   RecordBatch build_;
   int64_t build_rows_ = 0;
   std::vector<bool> matched_;
-  KeyTable table_;
-  std::vector<int64_t> first_row_;  // per key: its first build row
-  std::vector<int64_t> next_row_;   // per build row: the next row of its key, or −1
+  JoinTable table_;
+  std::atomic<int> partitions_{0};  // the table's, once built
   int64_t held_ = 0;
 };
 

@@ -36,6 +36,14 @@ void EncodeKeys(const std::vector<columnar::ArrayPtr>& columns, const std::vecto
 // A 64-bit hash of a key's bytes.
 uint64_t HashKeyBytes(std::string_view key);
 
+// The partition, of 2^bits, that a key of hash `hash` falls in when a join
+// build or an aggregation's merge splits keys to build their tables in
+// parallel: the hash's top bits (a KeyTable picks slots by the low bits, so
+// the keys of one partition still spread over all of its table's slots).
+inline int PartitionOfHash(uint64_t hash, int bits) {
+  return bits == 0 ? 0 : static_cast<int>(hash >> (64 - bits));
+}
+
 class KeyTable {
  public:
   static constexpr int64_t kAbsent = -1;

@@ -54,6 +54,15 @@ int PullWorkers(const ExecContext& ctx) { return ResolveThreads(ctx.threads); }
 
 Status PullAll(PhysicalOperator& child, ExecContext& ctx, int workers,
                const std::function<Status(columnar::RecordBatch batch, int slot)>& fn) {
+  if (workers > 1) {
+    // The first batch alone, so that the pipeline breakers below, which
+    // build in their first Next, have the pool's helpers to themselves
+    // instead of one of ours waiting on them meanwhile.
+    HOGLAKE_RETURN_IF_ERROR(ctx.CheckCancelled());
+    HOGLAKE_ASSIGN_OR_RETURN(std::optional<columnar::RecordBatch> first, child.Next());
+    if (!first) return Status::Ok();
+    HOGLAKE_RETURN_IF_ERROR(fn(std::move(*first), 0));
+  }
   std::atomic<bool> failed{false};
   return ParallelForStatus(workers, workers, [&](int64_t, int slot) -> Status {
     while (!failed.load(std::memory_order_relaxed)) {

@@ -122,8 +122,11 @@ int PullWorkers(const ExecContext& ctx);
 // Pulls every batch of `child` and hands each to fn(batch, slot) on the
 // worker that pulled it: `workers` workers (slots 0 .. workers − 1, slot 0
 // the caller) calling child.Next() concurrently; 1 pulls on the caller
-// alone. Stops at the first failure (of Next, fn or cancellation) and
-// returns it.
+// alone. The caller pulls the first batch before the others start, so the
+// pipeline breakers below (which build in their first Next) do that with
+// every helper of the pool rather than with one of this pull's workers
+// blocked on them. Stops at the first failure (of Next, fn or
+// cancellation) and returns it.
 Status PullAll(PhysicalOperator& child, ExecContext& ctx, int workers,
                const std::function<Status(columnar::RecordBatch batch, int slot)>& fn);
 

@@ -17,6 +17,8 @@ using Kind = SortKeyLayout::Kind;
 constexpr int kRoomBytes = kMaxSortKeyWords * 8;
 // A prefix shorter than this tells too few strings apart to be worth words.
 constexpr int kMinPrefixBytes = 4;
+// The prefix a long byte string is given when there is room.
+constexpr int kPrefixBytes = 14;
 
 constexpr uint64_t kSign64 = uint64_t{1} << 63;
 
@@ -195,9 +197,9 @@ SortKeyLayout PlanSortKeyLayout(const std::vector<SortKey>& keys,
         if (stats[k].max_bytes <= room && !stats[k].has_zero_byte) {
           part.width = static_cast<int>(stats[k].max_bytes);
         } else {
-          // A prefix up to a word boundary (plus a word when that is short).
+          // A prefix of about two words, ending on a word boundary.
           int width = (8 - (used + null_bytes) % 8) % 8;
-          if (width < 6) width += 8;
+          while (width < kPrefixBytes) width += 8;
           part.width = std::min(width, room);
           whole = false;
         }

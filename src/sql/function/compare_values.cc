@@ -35,6 +35,14 @@ int CmpDecimal(__int128 x, int sx, __int128 y, int sy) {
   return y < 0 ? 1 : -1;
 }
 
+uint64_t HashBytes(std::string_view s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+  return MixHash(h);
+}
+
+}  // namespace
+
 __int128 IntervalSpan(std::string_view bytes) {
   int32_t months, days;
   int64_t micros;
@@ -44,14 +52,6 @@ __int128 IntervalSpan(std::string_view bytes) {
   constexpr __int128 kDay = __int128{86400} * 1000000;
   return (static_cast<__int128>(months) * 30 + days) * kDay + micros;
 }
-
-uint64_t HashBytes(std::string_view s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return MixHash(h);
-}
-
-}  // namespace
 
 int CompareValues(const columnar::ArrayData& a, int64_t i, const SqlType& ta,
                   const columnar::ArrayData& b, int64_t j, const SqlType& tb) {

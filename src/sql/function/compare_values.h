@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "columnar/array.h"
 #include "sql/types/sql_type.h"
@@ -16,6 +17,10 @@ namespace hoglake::sql {
 // b of `tb`, which must be the same type except for numeric scales.
 int CompareValues(const columnar::ArrayData& a, int64_t i, const SqlType& ta,
                   const columnar::ArrayData& b, int64_t j, const SqlType& tb);
+
+// The span an interval's 16 bytes (months, days, microseconds) order by:
+// microseconds with a month as 30 days.
+__int128 IntervalSpan(std::string_view bytes);
 
 // The 64-bit finalizer every SQL value and key hash ends with (murmur3's
 // fmix64).

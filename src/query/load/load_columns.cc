@@ -1,4 +1,4 @@
-#include "query/load_columns.h"
+#include "query/load/load_columns.h"
 
 #include "iceberg/arrow_mapping.h"
 
@@ -114,14 +114,13 @@ Result<std::vector<catalog::AlterOp>> PlanTableChanges(const catalog::TableInfo&
       return Incompatible(table, field.name, existing->type, *type,
                           "only widening type changes are accepted");
     }
-    if (!iceberg::CanPromote(existing->type.type, type->type)) {
-      return Incompatible(table, field.name, existing->type, *type,
-                          "the catalog does not promote decimal precision");
-    }
     catalog::AlterOp promote;
     promote.kind = catalog::AlterOpKind::kPromoteColumn;
     promote.path = field.name;
-    promote.to = std::string(iceberg::ColumnTypeName(type->type));
+    // "long", "double", … or "decimal(P,S)" (the catalog's decimal promotion).
+    promote.to = type->type == ColumnType::kDecimal
+                     ? type->ToString()
+                     : std::string(iceberg::ColumnTypeName(type->type));
     ops.push_back(std::move(promote));
   }
   return ops;

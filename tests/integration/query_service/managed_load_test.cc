@@ -331,15 +331,16 @@ TEST(ManagedLoadTest, FailedLoadLeavesTheTableAsItWas) {
   EXPECT_EQ(listed.json["count"].GetInt64(), 0) << listed.body;
 }
 
-// Every Parquet file under the server's data directory outside its query
-// results.
+// Every file in a managed table's data directory (schema "main") under
+// the server's data directory: data files, and any partial write a load
+// left behind.
 std::set<std::string> DataFiles() {
   std::set<std::string> files;
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(ServerEnvironment::data_dir(), ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     const std::string path = it->path().string();
-    if (it->is_regular_file() && path.ends_with(".parquet") &&
+    if (it->is_regular_file() && path.find("/data/main/") != std::string::npos &&
         path.find("/results/") == std::string::npos) {
       files.insert(path);
     }
@@ -386,6 +387,8 @@ TEST(ManagedLoadTest, ALoadFailingAtItsLastRowLeavesTheTableAndNoFiles) {
     }
   }
   EXPECT_EQ(DataFiles(), before);
+  EXPECT_FALSE(before.empty());  // the directory looked at is the tables'
+
   EXPECT_EQ(Count(db, "t"), 3);
   EXPECT_EQ(ColumnTypes(db, "t"), "id bigint, name text");
   ApiResponse listed =

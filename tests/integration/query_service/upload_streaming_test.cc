@@ -6,8 +6,8 @@
 // client that goes away mid-body leaves no object and no upload; a
 // multipart upload sent in pieces is finalized and loaded whole; a CSV
 // upload of 400 MiB is loaded into a table (several data files, one
-// snapshot) while the server's peak memory grows by far less than the
-// file; uploads beyond HOGLAKE_MAX_CONCURRENT_UPLOADS are refused with 429.
+// snapshot), and that table's rows again from a query result, while the
+// server's peak memory grows by far less than the file; uploads beyond HOGLAKE_MAX_CONCURRENT_UPLOADS are refused with 429.
 //
 // The server here has its own PostgreSQL and limits: 2 GiB for a raw
 // upload (HOGLAKE_MAX_UPLOAD_BYTES) and 8 MiB for any other body, so one
@@ -504,6 +504,38 @@ TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
   EXPECT_EQ(number_text(row[2]), std::to_string(quoted)) << totals.body;
   EXPECT_EQ(std::string(row[3].GetString()), "2024-01-01") << totals.body;
   EXPECT_DOUBLE_EQ(row[4].GetDouble(), 999.25) << totals.body;
+
+  // The table read back as a query result (Parquet in the result store)
+  // and loaded from its result_id: read row group by row group by ranged
+  // reads, with the same bound.
+  ApiResponse everything =
+      Call("POST", "/v1/query",
+           "{\"sql\":\"SELECT * FROM \\\"default\\\".main.big\",\"database_id\":\"" + db_id +
+               "\"}");
+  ASSERT_EQ(everything.status, 200) << everything.body.substr(0, 300);
+  ASSERT_TRUE(everything.json.HasMember("result_id")) << everything.body.substr(0, 300);
+  const std::string result_id = everything.json["result_id"].GetString();
+  ResetPeak(pid);
+  const int64_t rss_before_copy = MemoryOf(pid, "VmRSS");
+  RawHttpClient copier(Port(), /*timeout_s=*/900);
+  const auto copy_start = std::chrono::steady_clock::now();
+  const RawReply copied =
+      copier.Call("POST", "/v1/connections/" + db_id + "/schemas/main/tables/copy/loads",
+                  "Content-Type: application/json\r\n",
+                  "{\"mode\":\"replace\",\"result_id\":\"" + result_id + "\"}");
+  const double copy_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - copy_start).count();
+  const int64_t peak_after_copy = MemoryOf(pid, "VmHWM");
+  ASSERT_TRUE(copied.ok);
+  ASSERT_EQ(copied.status, 200) << copied.body;
+  EXPECT_EQ(ParseJson(copied.body)["row_count"].GetInt64(), rows);
+  std::cout << "result_id load of the same rows (Parquet): " << copy_seconds
+            << " s; server RSS before " << static_cast<double>(rss_before_copy) / mib
+            << " MiB, peak after " << static_cast<double>(peak_after_copy) / mib
+            << " MiB (growth: " << static_cast<double>(peak_after_copy - rss_before_copy) / mib
+            << " MiB)\n";
+  EXPECT_LT(peak_after_copy - rss_before_copy, static_cast<int64_t>(kLoadPeakBound))
+      << "the server's peak RSS grew by more than 128 MiB loading a result of 9M rows";
 }
 
 // A server admitting one upload body at a time.

@@ -410,34 +410,56 @@ bool ResetPeak(int pid) {
   return static_cast<bool>(clear);
 }
 
-TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
-  // The upload: rows made up as they are sent, a MiB at a time.
-  RawHttpClient upload(Port(), /*timeout_s=*/300);
+// What UploadCsv sent.
+struct SentCsv {
+  std::string upload_id;  // empty when the upload failed
+  uint64_t bytes = 0;
+  int64_t rows = 0;
+  int64_t quoted = 0;
+};
+
+// Uploads (POST /v1/files, chunked) a CSV of AppendLoadRow rows made up as
+// they are sent, a MiB at a time, until at least `min_bytes` are out, then
+// `last_line` when not empty.
+void UploadCsv(int port, uint64_t min_bytes, const std::string& last_line, SentCsv* sent) {
+  RawHttpClient upload(port, /*timeout_s=*/300);
   ASSERT_TRUE(upload.connected());
   ASSERT_TRUE(upload.Send(
       "POST /v1/files HTTP/1.1\r\nHost: test\r\nContent-Type: text/csv\r\n"
       "Transfer-Encoding: chunked\r\n\r\n"));
   std::string piece = "id,name,score,day\n";
-  uint64_t sent = 0;
-  int64_t rows = 0, quoted = 0;
   char size_line[32];
-  while (sent < kLoadCsvBytes) {
-    while (piece.size() < (size_t{1} << 20)) {
-      ++rows;
-      if (rows % 7 == 0) ++quoted;
-      AppendLoadRow(rows, &piece);
+  bool last = false;
+  while (!last) {
+    while (sent->bytes + piece.size() < min_bytes && piece.size() < (size_t{1} << 20)) {
+      ++sent->rows;
+      if (sent->rows % 7 == 0) ++sent->quoted;
+      AppendLoadRow(sent->rows, &piece);
+    }
+    if (sent->bytes + piece.size() >= min_bytes) {
+      last = true;
+      if (!last_line.empty()) piece += last_line + "\n";
     }
     const int n = std::snprintf(size_line, sizeof size_line, "%zx\r\n", piece.size());
     ASSERT_TRUE(upload.Send(std::string_view(size_line, static_cast<size_t>(n))) &&
                 upload.Send(piece) && upload.Send("\r\n"));
-    sent += piece.size();
+    sent->bytes += piece.size();
     piece.clear();
   }
   ASSERT_TRUE(upload.Send("0\r\n\r\n"));
   const RawReply uploaded = upload.Read();
   ASSERT_TRUE(uploaded.ok);
   ASSERT_EQ(uploaded.status, 201) << uploaded.body;
-  const std::string upload_id = ParseJson(uploaded.body)["id"].GetString();
+  sent->upload_id = ParseJson(uploaded.body)["id"].GetString();
+}
+
+TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
+  SentCsv csv;
+  UploadCsv(Port(), kLoadCsvBytes, "", &csv);
+  ASSERT_FALSE(csv.upload_id.empty());
+  const std::string& upload_id = csv.upload_id;
+  const uint64_t sent = csv.bytes;
+  const int64_t rows = csv.rows, quoted = csv.quoted;
 
   ApiResponse db = Call("POST", "/v1/databases", "{}");
   ASSERT_EQ(db.status, 201) << db.body;
@@ -536,6 +558,36 @@ TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
             << " MiB)\n";
   EXPECT_LT(peak_after_copy - rss_before_copy, static_cast<int64_t>(kLoadPeakBound))
       << "the server's peak RSS grew by more than 128 MiB loading a result of 9M rows";
+}
+
+TEST_F(UploadStreamingTest, ALargeLoadFailingAtItsLastRowLeavesNoTableAndNoFiles) {
+  // 160 MiB of good rows (several data files closed along the way), then
+  // one whose id is not a number.
+  SentCsv csv;
+  UploadCsv(Port(), uint64_t{160} << 20, "x,bad,1.5,2024-01-01", &csv);
+  ASSERT_FALSE(csv.upload_id.empty());
+  ApiResponse db = Call("POST", "/v1/databases", "{}");
+  ASSERT_EQ(db.status, 201) << db.body;
+  const std::string db_id = db.json["id"].GetString();
+  RawHttpClient client(Port(), /*timeout_s=*/900);
+  const RawReply refused =
+      client.Call("POST", "/v1/connections/" + db_id + "/schemas/main/tables/broken/loads",
+                  "Content-Type: application/json\r\n",
+                  "{\"mode\":\"replace\",\"upload_id\":\"" + csv.upload_id + "\"}");
+  ASSERT_TRUE(refused.ok);
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  // Its line: after the header, every row and the line break inside each
+  // quoted name.
+  EXPECT_NE(refused.body.find("line " + std::to_string(csv.rows + csv.quoted + 2) + ","),
+            std::string::npos)
+      << refused.body;
+  for (const std::string& f : FilesUnder(*dir_)) {
+    EXPECT_EQ(f.find("/data/main/broken/"), std::string::npos) << "left behind: " << f;
+  }
+  ApiResponse listed =
+      Call("GET", "/v1/information_schema?connection_id=" + db_id + "&table=broken");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(listed.json["count"].GetInt64(), 0) << listed.body;
 }
 
 // A server admitting one upload body at a time.

@@ -43,10 +43,10 @@
 #include "query/api_tokens.h"
 #include "query/federated_connections.h"
 #include "query/lake_directory.h"
+#include "query/load/table_loader.h"
 #include "query/managed_databases.h"
 #include "query/query_service.h"
 #include "query/server_secrets.h"
-#include "query/load/table_loader.h"
 #include "query/upload_store.h"
 #include "server/http/http_server.h"
 #include "server/http/json_body.h"
@@ -282,8 +282,7 @@ Status Serve(const ServeOptions& options) {
   query::UploadStore uploads(&pool, std::move(upload_objects), upload_options);
   query::LoadFileOptions load_files;
   load_files.target_file_bytes = config.load_file_bytes;
-  query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3,
-                            load_files);
+  query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3, load_files);
   queries.AddSweep([&uploads] {
     Result<int64_t> expired = uploads.ExpirePending();
     if (expired.ok() && *expired > 0) LogInfo("removed ", *expired, " expired upload(s)");

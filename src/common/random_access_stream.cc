@@ -7,8 +7,7 @@ namespace hoglake {
 
 RandomAccessStreamBuf::RandomAccessStreamBuf(std::shared_ptr<RandomAccessSource> source,
                                              int64_t chunk_bytes)
-    : source_(std::move(source)),
-      chunk_(static_cast<size_t>(std::max<int64_t>(chunk_bytes, 1))) {
+    : source_(std::move(source)), chunk_(static_cast<size_t>(std::max<int64_t>(chunk_bytes, 1))) {
   setg(chunk_.data(), chunk_.data(), chunk_.data());
 }
 

@@ -4,9 +4,9 @@
 
 #include "common/encoding.h"
 #include "common/sha256.h"
-#include "storage/object_source.h"
 #include "query/query_vocabulary.h"
 #include "query/timestamp_sql.h"
+#include "storage/object_source.h"
 
 namespace hoglake::query {
 namespace {

@@ -37,7 +37,8 @@ std::string ReadAll(std::istream& in) {
 }
 
 TEST(RandomAccessStreamTest, GivesEveryByteInOrderForAnyChunkSize) {
-  const std::string text = "id,name\n1,\"a,\nb\"\n2,h\xC3\xA9llo \xE2\x82\xAC\n3,\xF0\x9F\x98\x80\n";
+  const std::string text =
+      "id,name\n1,\"a,\nb\"\n2,h\xC3\xA9llo \xE2\x82\xAC\n3,\xF0\x9F\x98\x80\n";
   for (int64_t chunk : {1, 2, 3, 5, 7, 64, 4096}) {
     RandomAccessStream in(MemorySource(std::make_shared<const std::string>(text)), chunk);
     EXPECT_EQ(ReadAll(in), text) << "chunk " << chunk;

@@ -95,8 +95,7 @@ TEST(LoadColumnsTest, RefusesWhatDoesNotWidenNamingTheColumnAndBothTypes) {
   EXPECT_NE(text.error().message.find("string"), std::string::npos);
   // A decimal of another scale, wider or narrower: refused naming both.
   for (const auto& data_type : {columnar::Decimal128(14, 3), columnar::Decimal128(10, 1)}) {
-    auto scale = PlanTableChanges(table, Data({{"id", columnar::Int64()},
-                                               {"amount", data_type}}));
+    auto scale = PlanTableChanges(table, Data({{"id", columnar::Int64()}, {"amount", data_type}}));
     ASSERT_FALSE(scale.ok()) << data_type->ToString();
     EXPECT_EQ(scale.error().code, ErrorCode::kCommitConflict);
     EXPECT_NE(scale.error().message.find("decimal(12,2)"), std::string::npos)

@@ -230,16 +230,16 @@ Status PromoteDecimal(const ColumnNode& node, const AlterOp& op, iceberg::TypeSp
   }
   const iceberg::TypeSpec& from = node.type;
   if (from.type != ColumnType::kDecimal) {
-    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ",
-                      op.to, ": only a decimal column widens to a decimal");
+    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ", op.to,
+                      ": only a decimal column widens to a decimal");
   }
   if (scale != from.scale) {
-    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ",
-                      op.to, ": a decimal's scale cannot change");
+    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ", op.to,
+                      ": a decimal's scale cannot change");
   }
   if (precision <= from.precision) {
-    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ",
-                      op.to, ": a decimal's precision can only grow");
+    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ", op.to,
+                      ": a decimal's precision can only grow");
   }
   *to = iceberg::TypeSpec::Decimal(precision, scale);
   return Status::Ok();

@@ -16,10 +16,10 @@ std::string TableName(const catalog::TableInfo& table) {
 
 Error Incompatible(const catalog::TableInfo& table, const std::string& column,
                    const TypeSpec& table_type, const TypeSpec& data_type, std::string_view why) {
-  return MakeError(ErrorCode::kCommitConflict,
-                   StrCat("column '", column, "' of table '", TableName(table), "' is ",
-                          table_type.ToString(), " but the data has ", data_type.ToString(), ": ",
-                          why));
+  return MakeError(
+      ErrorCode::kCommitConflict,
+      StrCat("column '", column, "' of table '", TableName(table), "' is ", table_type.ToString(),
+             " but the data has ", data_type.ToString(), ": ", why));
 }
 
 template <typename From, typename To>
@@ -128,8 +128,8 @@ Result<std::vector<catalog::AlterOp>> PlanTableChanges(const catalog::TableInfo&
 
 Result<ArrayPtr> WidenArray(const ArrayPtr& array, const columnar::DataTypePtr& to) {
   const columnar::DataType& from = *array->type;
-  if (from.id == TypeId::kDecimal128 && to->id == TypeId::kDecimal128 &&
-      from.scale == to->scale && to->precision >= from.precision) {
+  if (from.id == TypeId::kDecimal128 && to->id == TypeId::kDecimal128 && from.scale == to->scale &&
+      to->precision >= from.precision) {
     auto relabelled = std::make_shared<columnar::ArrayData>(*array);
     relabelled->type = to;
     return ArrayPtr(relabelled);
@@ -137,8 +137,8 @@ Result<ArrayPtr> WidenArray(const ArrayPtr& array, const columnar::DataTypePtr& 
   if (from.id == TypeId::kFloat32 && to->id == TypeId::kFloat64) {
     return Convert<float, double>(*array, to);
   }
-  const bool same_sign = (Signed(from.id) && Signed(to->id)) ||
-                         (Unsigned(from.id) && Unsigned(to->id));
+  const bool same_sign =
+      (Signed(from.id) && Signed(to->id)) || (Unsigned(from.id) && Unsigned(to->id));
   if (same_sign && to->bit_width() > from.bit_width()) {
     switch (from.id) {
       case TypeId::kInt8:

@@ -26,9 +26,9 @@ Status LoadFiles::OpenFile() {
   options.max_row_group_rows = options_.rows_per_row_group;
   ObjectWriter* object = object_.get();
   HOGLAKE_ASSIGN_OR_RETURN(
-      writer_, parquet::ParquetWriter::OpenSink(
-                   [object](std::string_view bytes) { return object->Append(bytes); }, schema_,
-                   options));
+      writer_,
+      parquet::ParquetWriter::OpenSink(
+          [object](std::string_view bytes) { return object->Append(bytes); }, schema_, options));
   open_rows_ = 0;
   return Status::Ok();
 }

@@ -129,16 +129,14 @@ Result<std::unique_ptr<LoadRows>> LoadRows::Open(const LoadSourceBytes& source, 
     return std::unique_ptr<LoadRows>(new ParquetRows(std::move(*reader)));
   }
   if (!table && format == LoadFormat::kJsonLines) {
-    return MakeError(
-        ErrorCode::kBadRequest,
-        "a JSON-lines load needs an existing table (its columns); load Parquet or CSV "
-        "to create one");
+    return MakeError(ErrorCode::kBadRequest,
+                     "a JSON-lines load needs an existing table (its columns); load Parquet or CSV "
+                     "to create one");
   }
   auto stream = std::make_unique<RandomAccessStream>(source.bytes, kTextChunkBytes);
   SchemaPtr target = table;
   if (format == LoadFormat::kCsv) {
-    Result<SchemaPtr> inferred =
-        columnar::text::InferCsvSchema(stream.get(), kInferenceSampleRows);
+    Result<SchemaPtr> inferred = columnar::text::InferCsvSchema(stream.get(), kInferenceSampleRows);
     if (!inferred.ok()) {
       if (stream->error()) return *stream->error();
       return inferred.error();

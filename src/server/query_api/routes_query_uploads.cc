@@ -21,10 +21,10 @@ Status NoUploads() {
 
 // 429 OVERLOADED: every transfer slot is streaming a body.
 HttpResponse TransfersBusy(const query::UploadStore& uploads) {
-  HttpResponse r = HotdataError(
-      429, "OVERLOADED",
-      StrCat("the server is receiving ", uploads.options().max_concurrent_transfers,
-             " uploads at once (HOGLAKE_MAX_CONCURRENT_UPLOADS); retry later"));
+  HttpResponse r =
+      HotdataError(429, "OVERLOADED",
+                   StrCat("the server is receiving ", uploads.options().max_concurrent_transfers,
+                          " uploads at once (HOGLAKE_MAX_CONCURRENT_UPLOADS); retry later"));
   r.headers.emplace_back("Retry-After", "1");
   return r;
 }

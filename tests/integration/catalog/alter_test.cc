@@ -493,13 +493,15 @@ TEST(AlterTest, DecimalPrecisionPromotesAndKeepsItsBounds) {
       R"({"name":"prices","columns":[{"name":"amount","type":"decimal","type_params":{"precision":12,"scale":2}}]})");
   ASSERT_EQ(created.status, 201) << created.body;
   // A file whose amounts run 12.34 … 12.34 (unscaled 1234, "BNI=").
-  ASSERT_EQ(S::Call("POST", lake.catalog + "/commit",
-                    R"({"appends":[{"namespace":"web","table":"prices","files":[{"path":"s3://bucket/)" +
-                        lake.name +
-                        R"(/data/p.parquet","record_count":3,"file_size_bytes":4096,"footer_size":512,)"
-                        R"("column_stats":[{"field_id":1,"value_count":3,"null_count":0,"lower_bound":"BNI=","upper_bound":"BNI="}]}]}]})")
-                .status,
-            200);
+  ASSERT_EQ(
+      S::Call(
+          "POST", lake.catalog + "/commit",
+          R"({"appends":[{"namespace":"web","table":"prices","files":[{"path":"s3://bucket/)" +
+              lake.name +
+              R"(/data/p.parquet","record_count":3,"file_size_bytes":4096,"footer_size":512,)"
+              R"("column_stats":[{"field_id":1,"value_count":3,"null_count":0,"lower_bound":"BNI=","upper_bound":"BNI="}]}]}]})")
+          .status,
+      200);
   auto alter = [&](const std::string& to) {
     return S::Call("POST", table + "/alter",
                    R"({"ops":[{"op":"promote_column","name":"amount","to":")" + to + R"("}]})");

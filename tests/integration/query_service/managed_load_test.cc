@@ -376,12 +376,14 @@ TEST(ManagedLoadTest, ALoadFailingAtItsLastRowLeavesTheTableAndNoFiles) {
   const std::string wider = upload_csv(CsvWithLastLine(300000, true, "x,bad,e"));
   const struct {
     std::string table, mode, upload;
-  } loads[] = {{"t", "append", plain}, {"t", "replace", plain}, {"t", "append", wider},
+  } loads[] = {{"t", "append", plain},
+               {"t", "replace", plain},
+               {"t", "append", wider},
                {"fresh", "replace", plain}};
   for (const auto& l : loads) {
     for (int attempt = 0; attempt < 2; ++attempt) {  // the upload is released each time
-      ApiResponse refused = Load(db, l.table,
-                                 "{\"mode\":\"" + l.mode + "\",\"upload_id\":\"" + l.upload + "\"}");
+      ApiResponse refused =
+          Load(db, l.table, "{\"mode\":\"" + l.mode + "\",\"upload_id\":\"" + l.upload + "\"}");
       EXPECT_EQ(refused.status, 400) << l.table << " " << l.mode << ": " << refused.body;
       EXPECT_NE(refused.body.find("line 300002"), std::string::npos) << refused.body;
     }

@@ -7,7 +7,8 @@
 // multipart upload sent in pieces is finalized and loaded whole; a CSV
 // upload of 400 MiB is loaded into a table (several data files, one
 // snapshot), and that table's rows again from a query result, while the
-// server's peak memory grows by far less than the file; uploads beyond HOGLAKE_MAX_CONCURRENT_UPLOADS are refused with 429.
+// server's peak memory grows by far less than the file; uploads beyond
+// HOGLAKE_MAX_CONCURRENT_UPLOADS are refused with 429.
 //
 // The server here has its own PostgreSQL and limits: 2 GiB for a raw
 // upload (HOGLAKE_MAX_UPLOAD_BYTES) and 8 MiB for any other body, so one
@@ -17,9 +18,9 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -424,9 +425,9 @@ struct SentCsv {
 void UploadCsv(int port, uint64_t min_bytes, const std::string& last_line, SentCsv* sent) {
   RawHttpClient upload(port, /*timeout_s=*/300);
   ASSERT_TRUE(upload.connected());
-  ASSERT_TRUE(upload.Send(
-      "POST /v1/files HTTP/1.1\r\nHost: test\r\nContent-Type: text/csv\r\n"
-      "Transfer-Encoding: chunked\r\n\r\n"));
+  ASSERT_TRUE(
+      upload.Send("POST /v1/files HTTP/1.1\r\nHost: test\r\nContent-Type: text/csv\r\n"
+                  "Transfer-Encoding: chunked\r\n\r\n"));
   std::string piece = "id,name,score,day\n";
   char size_line[32];
   bool last = false;
@@ -513,12 +514,13 @@ TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
       Call("POST", "/v1/query",
            "{\"sql\":\"SELECT count(*), sum(id), sum(CASE WHEN name LIKE 'quoted, %' THEN 1 "
            "ELSE 0 END), min(day), max(score) FROM \\\"default\\\".main.big\","
-           "\"database_id\":\"" + db_id + "\"}");
+           "\"database_id\":\"" +
+               db_id + "\"}");
   ASSERT_EQ(totals.status, 200) << totals.body;
   const rapidjson::Value& row = totals.json["rows"][0];
   EXPECT_EQ(row[0].GetInt64(), rows);
   auto number_text = [](const rapidjson::Value& v) {
-    return v.IsString() ? std::string(v.GetString())
+    return v.IsString()  ? std::string(v.GetString())
            : v.IsInt64() ? std::to_string(v.GetInt64())
                          : std::string("not a number");
   };
@@ -530,10 +532,9 @@ TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
   // The table read back as a query result (Parquet in the result store)
   // and loaded from its result_id: read row group by row group by ranged
   // reads, with the same bound.
-  ApiResponse everything =
-      Call("POST", "/v1/query",
-           "{\"sql\":\"SELECT * FROM \\\"default\\\".main.big\",\"database_id\":\"" + db_id +
-               "\"}");
+  ApiResponse everything = Call(
+      "POST", "/v1/query",
+      "{\"sql\":\"SELECT * FROM \\\"default\\\".main.big\",\"database_id\":\"" + db_id + "\"}");
   ASSERT_EQ(everything.status, 200) << everything.body.substr(0, 300);
   ASSERT_TRUE(everything.json.HasMember("result_id")) << everything.body.substr(0, 300);
   const std::string result_id = everything.json["result_id"].GetString();
@@ -594,8 +595,8 @@ TEST_F(UploadStreamingTest, ALargeLoadFailingAtItsLastRowLeavesNoTableAndNoFiles
 class UploadAdmissionTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    StartSuiteServer("hoglake-upload-admission", {{"HOGLAKE_MAX_CONCURRENT_UPLOADS", "1"}},
-                     &dir_, &server_);
+    StartSuiteServer("hoglake-upload-admission", {{"HOGLAKE_MAX_CONCURRENT_UPLOADS", "1"}}, &dir_,
+                     &server_);
   }
   static void TearDownTestSuite() { StopSuiteServer(&dir_, &server_); }
   static std::string* dir_;

@@ -43,10 +43,10 @@
 #include "query/api_tokens.h"
 #include "query/federated_connections.h"
 #include "query/lake_directory.h"
+#include "query/load/table_loader.h"
 #include "query/managed_databases.h"
 #include "query/query_service.h"
 #include "query/server_secrets.h"
-#include "query/table_loader.h"
 #include "query/upload_store.h"
 #include "server/http/http_server.h"
 #include "server/http/json_body.h"
@@ -278,8 +278,11 @@ Status Serve(const ServeOptions& options) {
   HOGLAKE_ASSIGN_OR_RETURN(upload_options.signing_key,
                            query::SharedSecret(&pool, "upload_signing"));
   upload_options.max_raw_bytes = config.max_upload_bytes;
+  upload_options.max_concurrent_transfers = config.max_concurrent_uploads;
   query::UploadStore uploads(&pool, std::move(upload_objects), upload_options);
-  query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3);
+  query::LoadFileOptions load_files;
+  load_files.target_file_bytes = config.load_file_bytes;
+  query::TableLoader loader(&managed, &uploads, &runs, results.get(), config.query.s3, load_files);
   queries.AddSweep([&uploads] {
     Result<int64_t> expired = uploads.ExpirePending();
     if (expired.ok() && *expired > 0) LogInfo("removed ", *expired, " expired upload(s)");

@@ -69,6 +69,9 @@ Result<ServeConfig> ReadServeConfig(EnvReader& env) {
       env.Integer("HOGLAKE_MAX_JSON_PARSE_MEMORY_BYTES", c.json_parse_memory_bytes, 1, kMaxBytes);
   c.max_upload_bytes =
       env.Integer("HOGLAKE_MAX_UPLOAD_BYTES", c.max_upload_bytes, 1, kMaxBytes);
+  c.load_file_bytes = env.Integer("HOGLAKE_LOAD_FILE_BYTES", c.load_file_bytes, 1, kMaxBytes);
+  c.max_concurrent_uploads = static_cast<int>(
+      env.Integer("HOGLAKE_MAX_CONCURRENT_UPLOADS", c.max_concurrent_uploads, 1, 100000));
 
   query::QueryServiceOptions& q = c.query;
   q.workers = static_cast<int>(env.Integer("HOGLAKE_QUERY_WORKERS", q.workers, 1, 1024));

@@ -34,6 +34,10 @@ struct ServeConfig {
   int64_t json_parse_memory_bytes = server::kDefaultJsonParseMemoryBudget;
   // The largest raw upload (POST /v1/files), streamed to storage.
   int64_t max_upload_bytes = int64_t{16} << 30;
+  // A load's data files close at this size (the next one starts).
+  int64_t load_file_bytes = int64_t{512} << 20;
+  // Upload bodies streamed at once (beyond: 429 OVERLOADED).
+  int max_concurrent_uploads = 8;
   // Where data may live, and the embedded PostgreSQL.
   std::string data_root;           // HOGLAKE_DATA_ROOT as given ("" = unset)
   std::string allowed_data_paths;  // HOGLAKE_ALLOWED_DATA_PATHS as given

@@ -66,6 +66,12 @@ constexpr std::array kVariables = {
     EnvVariable{"HOGLAKE_HYDRATOR_LEASE_SECONDS", "900",
                 "how long a hydration claim keeps other servers off a file"},
     EnvVariable{"HOGLAKE_INSTANCE_NAME", "(none)", "this server's name in GET /v1/info"},
+    EnvVariable{"HOGLAKE_LOAD_FILE_BYTES", "536870912",
+                "size at which a load into a managed table closes a data file and starts the "
+                "next"},
+    EnvVariable{"HOGLAKE_MAX_CONCURRENT_UPLOADS", "8",
+                "upload bodies (POST /v1/files, presigned PUTs) streamed at once; more are "
+                "refused with 429 OVERLOADED"},
     EnvVariable{"HOGLAKE_MAX_CONNECTIONS", "4096",
                 "open client connections (at the bound the oldest idle one is closed, "
                 "else the new one is refused)"},

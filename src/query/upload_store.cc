@@ -6,6 +6,7 @@
 #include "common/sha256.h"
 #include "query/query_vocabulary.h"
 #include "query/timestamp_sql.h"
+#include "storage/object_source.h"
 
 namespace hoglake::query {
 namespace {
@@ -269,8 +270,18 @@ Status UploadStore::Consume(const std::string& upload_id) {
   return Status::Ok();
 }
 
-Result<std::string> UploadStore::ReadBytes(const std::string& upload_id) {
-  return objects_->Get(ObjectPath(upload_id, 0));
+std::optional<UploadStore::TransferSlot> UploadStore::TryStartTransfer() {
+  int in_use = transfers_.load();
+  do {
+    if (in_use >= options_.max_concurrent_transfers) return std::nullopt;
+  } while (!transfers_.compare_exchange_weak(in_use, in_use + 1));
+  return TransferSlot(&transfers_);
+}
+
+Result<std::shared_ptr<RandomAccessSource>> UploadStore::OpenBytes(const std::string& upload_id) {
+  HOGLAKE_ASSIGN_OR_RETURN(std::shared_ptr<ObjectSource> source,
+                           ObjectSource::Open(objects_.get(), ObjectPath(upload_id, 0)));
+  return std::shared_ptr<RandomAccessSource>(std::move(source));
 }
 
 Result<int64_t> UploadStore::ExpirePending() {

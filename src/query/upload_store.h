@@ -16,7 +16,8 @@
 // piece as the request body arrives, never held whole, and an object is
 // published only once every byte is in; a source that fails (the body
 // past its limit, the client gone) aborts the write, leaving no object and
-// no row.
+// no row. At most `max_concurrent_transfers` bodies stream at once
+// (TryStartTransfer; the routes refuse more with 429).
 //
 // A ready upload is consumed by exactly one load: Claim moves it to claimed
 // atomically (a second claim is kConflict-like kCommitConflict, 409); a load
@@ -37,13 +38,16 @@
 // a finalize after the first or a claim of an upload not ready.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "common/random_access.h"
 #include "common/sha256.h"
 #include "common/status.h"
 #include "pg/pg_pool.h"
@@ -84,16 +88,43 @@ struct UploadStoreOptions {
   int64_t max_single_bytes = int64_t{64} << 20;  // a single PUT's body limit
   int64_t max_raw_bytes = int64_t{16} << 30;     // a POST /v1/files body's limit
   int64_t pending_ttl_seconds = 24 * 3600;
+  // Bodies (raw uploads, presigned PUTs) streamed in at once; see
+  // TryStartTransfer.
+  int max_concurrent_transfers = 8;
   std::string signing_key;  // empty: random per process (see above)
 };
 
 class UploadStore {
  public:
+  // One of the max_concurrent_transfers slots, held while a body streams
+  // in; destroying it frees the slot.
+  class TransferSlot {
+   public:
+    explicit TransferSlot(std::atomic<int>* in_use) : in_use_(in_use) {}
+    TransferSlot(TransferSlot&& other) noexcept : in_use_(std::exchange(other.in_use_, nullptr)) {}
+    TransferSlot(const TransferSlot&) = delete;
+    TransferSlot& operator=(const TransferSlot&) = delete;
+    TransferSlot& operator=(TransferSlot&&) = delete;
+    ~TransferSlot() {
+      if (in_use_) in_use_->fetch_sub(1);
+    }
+
+   private:
+    std::atomic<int>* in_use_;
+  };
+
   static constexpr int64_t kDefaultPartSize = int64_t{8} << 20;
   static constexpr int64_t kMinPartSize = int64_t{5} << 20;
 
   // `objects` is rooted where the uploads go (e.g. <results root>/uploads).
   UploadStore(pg::PgPool* pool, std::unique_ptr<ObjectStore> objects, UploadStoreOptions options);
+
+  // A transfer slot, or nullopt when max_concurrent_transfers bodies are
+  // streaming already (the caller answers 429 OVERLOADED without reading
+  // the body). Separate from the HTTP handler threads, so uploads cannot
+  // take every one of them.
+  std::optional<TransferSlot> TryStartTransfer();
+  int transfers_in_progress() const { return transfers_.load(); }
 
   Result<UploadRecord> CreateRaw(const std::optional<std::string>& content_type,
                                  const ByteSource& bytes);
@@ -111,7 +142,9 @@ class UploadStore {
   Result<UploadRecord> Claim(const std::string& upload_id);
   Status Release(const std::string& upload_id);
   Status Consume(const std::string& upload_id);
-  Result<std::string> ReadBytes(const std::string& upload_id);
+  // The upload's bytes to be read by ranges (storage/object_source.h),
+  // never whole; its size known up front.
+  Result<std::shared_ptr<RandomAccessSource>> OpenBytes(const std::string& upload_id);
   // Deletes expired pending uploads and their objects; how many.
   Result<int64_t> ExpirePending();
 
@@ -134,6 +167,7 @@ class UploadStore {
   std::unique_ptr<ObjectStore> objects_;
   UploadStoreOptions options_;
   std::string key_;
+  std::atomic<int> transfers_{0};
 };
 
 }  // namespace hoglake::query

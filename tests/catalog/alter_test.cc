@@ -222,6 +222,50 @@ TEST(AlterOpsTest, PromoteColumnFollowsTheMatrix) {
   EXPECT_EQ(l.columns[0].type.type, ColumnType::kLong);
 }
 
+TEST(AlterOpsTest, PromoteColumnWidensDecimalPrecisionOfTheSameScale) {
+  TableInfo t;
+  t.name = "t";
+  ColumnNode amount = Leaf("amount", ColumnType::kDecimal);
+  amount.type = iceberg::TypeSpec::Decimal(12, 2);
+  t.columns = {amount, Leaf("n", ColumnType::kLong)};
+  const int32_t next = *AssignFieldIds(t.columns, 1);
+  AlterState s = AlterStateOf(t, next);
+  ASSERT_TRUE(Apply(s, {Op(AlterOpKind::kPromoteColumn, "amount", "decimal(14,2)")}).ok());
+  EXPECT_EQ(s.columns[0].type, iceberg::TypeSpec::Decimal(14, 2));
+  EXPECT_EQ(s.promoted_from.at(1), ColumnType::kDecimal);
+  // Across the 18-digit line (8-byte to 16-byte storage) and spelled in
+  // capitals; then to 38, the most a decimal holds.
+  ASSERT_TRUE(Apply(s, {Op(AlterOpKind::kPromoteColumn, "amount", "DECIMAL(20,2)"),
+                        Op(AlterOpKind::kPromoteColumn, "amount", "decimal(38,2)")})
+                  .ok());
+  EXPECT_EQ(s.columns[0].type, iceberg::TypeSpec::Decimal(38, 2));
+
+  // Refused, each with a message saying why: narrowing, the same precision,
+  // a scale change, past 38, a malformed spelling, a bare "decimal", a
+  // decimal onto a non-decimal column and a decimal to another type.
+  const struct {
+    std::string column, to, why;
+  } refused[] = {
+      {"amount", "decimal(12,2)", "can only grow"},
+      {"amount", "decimal(38,2)", "can only grow"},
+      {"amount", "decimal(38,3)", "scale cannot change"},
+      {"amount", "decimal(39,2)", "precision 1..38"},
+      {"amount", "decimal(20, 2", "spelled decimal(P,S)"},
+      {"amount", "decimal(20,2)x", "spelled decimal(P,S)"},
+      {"amount", "decimal", "cannot promote column 'amount'"},
+      {"n", "decimal(38,0)", "only a decimal column"},
+      {"amount", "double", "cannot promote column 'amount' from decimal(38,2)"},
+  };
+  for (const auto& r : refused) {
+    Status status = Apply(s, {Op(AlterOpKind::kPromoteColumn, r.column, r.to)});
+    ASSERT_FALSE(status.ok()) << r.to;
+    EXPECT_EQ(status.error().code, ErrorCode::kValidation) << r.to;
+    EXPECT_NE(status.error().message.find(r.why), std::string::npos)
+        << r.to << ": " << status.error().message;
+  }
+  EXPECT_EQ(s.columns[0].type, iceberg::TypeSpec::Decimal(38, 2));
+}
+
 TEST(AlterOpsTest, RenameTableChecksTheNamespace) {
   AlterState s = Sample();
   AlterEnvironment env;

@@ -1,7 +1,7 @@
 // How a load's columns meet a table's: the widening rule, the alter ops
 // planned (promotions, new nullable columns), the refusals naming the
 // column and both types, and the widening kernel (values, nulls, offsets).
-#include "query/load_columns.h"
+#include "query/load/load_columns.h"
 
 #include <gtest/gtest.h>
 
@@ -69,6 +69,20 @@ TEST(LoadColumnsTest, PlansPromotionsAndNewNullableColumns) {
   EXPECT_EQ((*plan)[1].to, "long");
 }
 
+TEST(LoadColumnsTest, WiderDecimalPrecisionPromotesTheColumn) {
+  const catalog::TableInfo table = Table({{"amount", TypeSpec::Decimal(12, 2)}});
+  auto plan = PlanTableChanges(table, Data({{"amount", columnar::Decimal128(20, 2)}}));
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->size(), 1u);
+  EXPECT_EQ((*plan)[0].kind, catalog::AlterOpKind::kPromoteColumn);
+  EXPECT_EQ((*plan)[0].path, "amount");
+  EXPECT_EQ((*plan)[0].to, "decimal(20,2)");
+  // Narrower precision: no change, the values widen on the way in.
+  auto narrower = PlanTableChanges(table, Data({{"amount", columnar::Decimal128(9, 2)}}));
+  ASSERT_TRUE(narrower.ok()) << narrower.status().ToString();
+  EXPECT_TRUE(narrower->empty());
+}
+
 TEST(LoadColumnsTest, RefusesWhatDoesNotWidenNamingTheColumnAndBothTypes) {
   const catalog::TableInfo table = Table({{"id", ColumnType::kLong},
                                           {"amount", TypeSpec::Decimal(12, 2)}});
@@ -79,12 +93,16 @@ TEST(LoadColumnsTest, RefusesWhatDoesNotWidenNamingTheColumnAndBothTypes) {
   EXPECT_NE(text.error().message.find("column 'id'"), std::string::npos) << text.error().message;
   EXPECT_NE(text.error().message.find("long"), std::string::npos);
   EXPECT_NE(text.error().message.find("string"), std::string::npos);
-  auto decimal = PlanTableChanges(table, Data({{"id", columnar::Int64()},
-                                               {"amount", columnar::Decimal128(14, 2)}}));
-  ASSERT_FALSE(decimal.ok());
-  EXPECT_EQ(decimal.error().code, ErrorCode::kCommitConflict);
-  EXPECT_NE(decimal.error().message.find("decimal(14,2)"), std::string::npos)
-      << decimal.error().message;
+  // A decimal of another scale, wider or narrower: refused naming both.
+  for (const auto& data_type : {columnar::Decimal128(14, 3), columnar::Decimal128(10, 1)}) {
+    auto scale = PlanTableChanges(table, Data({{"id", columnar::Int64()}, {"amount", data_type}}));
+    ASSERT_FALSE(scale.ok()) << data_type->ToString();
+    EXPECT_EQ(scale.error().code, ErrorCode::kCommitConflict);
+    EXPECT_NE(scale.error().message.find("decimal(12,2)"), std::string::npos)
+        << scale.error().message;
+    EXPECT_NE(scale.error().message.find("column 'amount'"), std::string::npos)
+        << scale.error().message;
+  }
   // A nullable column the data lacks is fine (loaded as NULL), a required
   // one is not.
   auto nullable = PlanTableChanges(table, Data({{"id", columnar::Int64()}}));

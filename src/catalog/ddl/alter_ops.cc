@@ -1,5 +1,7 @@
 #include "catalog/ddl/alter_ops.h"
 
+#include <strings.h>
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -198,20 +200,73 @@ Status RenameColumn(AlterState& state, const AlterOp& op) {
   return Status::Ok();
 }
 
+// promote_column's "decimal(P,S)": a decimal column of scale S and a
+// precision below P (Iceberg's decimal promotion). Sets *to.
+Status PromoteDecimal(const ColumnNode& node, const AlterOp& op, iceberg::TypeSpec* to) {
+  // "decimal(" digits "," digits ")", nothing else.
+  std::string_view text = std::string_view(op.to).substr(std::string_view("decimal(").size());
+  auto number = [&text](int* out) {
+    size_t digits = 0;
+    *out = 0;
+    while (digits < text.size() && digits < 3 && text[digits] >= '0' && text[digits] <= '9') {
+      *out = *out * 10 + (text[digits] - '0');
+      ++digits;
+    }
+    text.remove_prefix(digits);
+    return digits > 0;
+  };
+  auto take = [&text](char c) {
+    if (text.empty() || text.front() != c) return false;
+    text.remove_prefix(1);
+    return true;
+  };
+  int precision = 0, scale = 0;
+  const bool spelled =
+      number(&precision) && take(',') && number(&scale) && take(')') && text.empty();
+  if (!spelled || precision < 1 || precision > 38 || scale < 0 || scale > precision) {
+    return Validation("cannot promote column '", op.path, "' to '", op.to,
+                      "': a decimal is spelled decimal(P,S) with precision 1..38 and scale "
+                      "0..precision");
+  }
+  const iceberg::TypeSpec& from = node.type;
+  if (from.type != ColumnType::kDecimal) {
+    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ", op.to,
+                      ": only a decimal column widens to a decimal");
+  }
+  if (scale != from.scale) {
+    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ", op.to,
+                      ": a decimal's scale cannot change");
+  }
+  if (precision <= from.precision) {
+    return Validation("cannot promote column '", op.path, "' from ", from.ToString(), " to ", op.to,
+                      ": a decimal's precision can only grow");
+  }
+  *to = iceberg::TypeSpec::Decimal(precision, scale);
+  return Status::Ok();
+}
+
 Status PromoteColumn(AlterState& state, const AlterOp& op) {
   HOGLAKE_ASSIGN_OR_RETURN(Located at, Locate(state.columns, op.path));
-  HOGLAKE_ASSIGN_OR_RETURN(ColumnType to, iceberg::ParseColumnType(op.to, op.path));
   ColumnNode& node = at.node();
   const ColumnType from = node.type.type;
+  iceberg::TypeSpec to_spec;
+  const bool to_decimal = strncasecmp(op.to.c_str(), "decimal(", 8) == 0;
+  if (to_decimal) {
+    HOGLAKE_RETURN_IF_ERROR(PromoteDecimal(node, op, &to_spec));
+  } else {
+    HOGLAKE_ASSIGN_OR_RETURN(to_spec.type, iceberg::ParseColumnType(op.to, op.path));
+  }
+  const ColumnType to = to_spec.type;
   if (iceberg::IsContainer(from)) {
     return Validation("column '", op.path, "' is a ", iceberg::ColumnTypeName(from),
                       "; containers are not promotable");
   }
-  if (!iceberg::CanPromote(from, to)) {
-    return Validation("cannot promote column '", op.path, "' from ", iceberg::ColumnTypeName(from),
-                      " to ", iceberg::ColumnTypeName(to),
+  if (!to_decimal && !iceberg::CanPromote(from, to)) {
+    return Validation("cannot promote column '", op.path, "' from ", node.type.ToString(), " to ",
+                      iceberg::ColumnTypeName(to),
                       " (allowed: int8→int16/int/long, int16→int/long, int→long, "
-                      "uint8→uint16/uint32, uint16→uint32, float→double)");
+                      "uint8→uint16/uint32, uint16→uint32, float→double, "
+                      "decimal(P,S)→decimal(P',S) with P' > P)");
   }
   if (state.partition_spec) {  // the live spec must stay valid for the new type
     for (const PartitionFieldInfo& f : state.partition_spec->fields) {
@@ -228,7 +283,7 @@ Status PromoteColumn(AlterState& state, const AlterOp& op) {
     }
   }
   state.promoted_from.emplace(node.field_id, from);  // keeps the first (pre-request) type
-  node.type = iceberg::TypeSpec(to);
+  node.type = to_spec;
   return Status::Ok();
 }
 

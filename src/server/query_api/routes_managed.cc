@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "common/json_writer.h"
+#include "query/load/table_loader.h"
 #include "query/managed_databases.h"
-#include "query/table_loader.h"
 #include "server/http/json_body.h"
 #include "server/http/request_params.h"
 #include "server/query_api/routes_federated.h"

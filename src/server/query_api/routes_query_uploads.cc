@@ -8,6 +8,7 @@
 #include "server/auth_guard.h"
 #include "server/http/json_body.h"
 #include "server/http/request_params.h"
+#include "server/query_api/routes_query.h"
 
 namespace hoglake::server {
 namespace {
@@ -16,6 +17,16 @@ constexpr ErrorBodyStyle kHotdata = ErrorBodyStyle::kHotdata;
 
 Status NoUploads() {
   return MakeError(ErrorCode::kUnavailable, "uploads are not available on this server");
+}
+
+// 429 OVERLOADED: every transfer slot is streaming a body.
+HttpResponse TransfersBusy(const query::UploadStore& uploads) {
+  HttpResponse r =
+      HotdataError(429, "OVERLOADED",
+                   StrCat("the server is receiving ", uploads.options().max_concurrent_transfers,
+                          " uploads at once (HOGLAKE_MAX_CONCURRENT_UPLOADS); retry later"));
+  r.headers.emplace_back("Retry-After", "1");
+  return r;
 }
 
 // UploadResponse (POST /v1/files: id) or FinalizeUploadResponse (upload_id).
@@ -124,6 +135,8 @@ void RegisterSessions(Router& router, query::UploadStore* uploads) {
       "POST", "/v1/files",
       [uploads](HttpRequest& req) -> Result<HttpResponse> {
         if (!uploads) return NoUploads();
+        std::optional<query::UploadStore::TransferSlot> slot = uploads->TryStartTransfer();
+        if (!slot) return TransfersBusy(*uploads);
         std::optional<std::string> content_type;
         if (auto v = req.Header("content-type")) content_type = std::string(*v);
         HOGLAKE_ASSIGN_OR_RETURN(query::UploadRecord u,
@@ -180,6 +193,8 @@ void RegisterTransfers(Router& router, query::UploadStore* uploads) {
                            "the upload URL's signature is missing or does not match");
         }
         HOGLAKE_ASSIGN_OR_RETURN(int64_t part, PartNumber(req));
+        std::optional<query::UploadStore::TransferSlot> slot = uploads->TryStartTransfer();
+        if (!slot) return TransfersBusy(*uploads);
         HOGLAKE_ASSIGN_OR_RETURN(std::string etag,
                                  uploads->PutBytes(req.Param("upload_id"), part, BodySource(req)));
         HttpResponse r = HttpResponse::Text(200, "");

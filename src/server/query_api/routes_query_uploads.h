@@ -9,7 +9,11 @@
 // Bodies are buffered by the HTTP front end up to
 // HOGLAKE_MAX_REQUEST_BODY_BYTES (larger: 413); a single-mode session is
 // offered only for declared sizes within that limit, larger uploads go in
-// parts. Without an upload store (null in the context) they answer 503.
+// parts. The two body routes (POST /v1/files and the presigned PUT) take a
+// transfer slot first (UploadStore::TryStartTransfer): with
+// HOGLAKE_MAX_CONCURRENT_UPLOADS bodies already streaming they answer 429
+// OVERLOADED with Retry-After: 1 before reading a byte. Without an upload
+// store (null in the context) they answer 503.
 #pragma once
 
 #include "server/http/http_types.h"

@@ -485,6 +485,57 @@ TEST(AlterTest, PromotionReencodesStoredBounds) {
       200);
 }
 
+TEST(AlterTest, DecimalPrecisionPromotesAndKeepsItsBounds) {
+  Lake lake = NewLake();
+  const std::string table = lake.ns + "/tables/prices";
+  ApiResponse created = S::Call(
+      "POST", lake.ns + "/tables",
+      R"({"name":"prices","columns":[{"name":"amount","type":"decimal","type_params":{"precision":12,"scale":2}}]})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  // A file whose amounts run 12.34 … 12.34 (unscaled 1234, "BNI=").
+  ASSERT_EQ(
+      S::Call(
+          "POST", lake.catalog + "/commit",
+          R"({"appends":[{"namespace":"web","table":"prices","files":[{"path":"s3://bucket/)" +
+              lake.name +
+              R"(/data/p.parquet","record_count":3,"file_size_bytes":4096,"footer_size":512,)"
+              R"("column_stats":[{"field_id":1,"value_count":3,"null_count":0,"lower_bound":"BNI=","upper_bound":"BNI="}]}]}]})")
+          .status,
+      200);
+  auto alter = [&](const std::string& to) {
+    return S::Call("POST", table + "/alter",
+                   R"({"ops":[{"op":"promote_column","name":"amount","to":")" + to + R"("}]})");
+  };
+  // Narrowing, the same precision, another scale, past 38, a bare type:
+  // 422 saying why, and nothing written.
+  const int64_t head = Head(lake);
+  for (const char* to :
+       {"decimal(10,2)", "decimal(12,2)", "decimal(20,3)", "decimal(39,2)", "decimal", "long"}) {
+    ApiResponse refused = alter(to);
+    EXPECT_EQ(refused.status, 422) << to << ": " << refused.body;
+  }
+  EXPECT_NE(alter("decimal(20,3)").body.find("scale cannot change"), std::string::npos);
+  EXPECT_EQ(Head(lake), head);
+  // Widening: one snapshot; the column reads decimal(20,2) from then on,
+  // and the stored bounds (unscaled, the same at any precision) stand.
+  ApiResponse widened = alter("decimal(20,2)");
+  ASSERT_EQ(widened.status, 200) << widened.body;
+  EXPECT_EQ(Head(lake), head + 1);
+  EXPECT_STREQ(Column(widened.json, 0)["type"].GetString(), "decimal");
+  EXPECT_EQ(Column(widened.json, 0)["type_params"]["precision"].GetInt(), 20);
+  EXPECT_EQ(Column(widened.json, 0)["type_params"]["scale"].GetInt(), 2);
+  ApiResponse again = S::Call("GET", table);
+  ASSERT_EQ(again.status, 200) << again.body;
+  EXPECT_EQ(Column(again.json, 0)["type_params"]["precision"].GetInt(), 20);
+  ApiResponse scan = S::Call("GET", table + "/scan?include=column_stats");
+  ASSERT_EQ(scan.status, 200) << scan.body;
+  EXPECT_NE(scan.body.find("\"lower_bound\":12.34"), std::string::npos) << scan.body;
+  EXPECT_NE(scan.body.find("\"upper_bound\":12.34"), std::string::npos) << scan.body;
+  // Up to 38 digits, past the 18 an 8-byte decimal holds.
+  EXPECT_EQ(alter("decimal(38,2)").status, 200);
+  EXPECT_EQ(alter("decimal(20,2)").status, 422);
+}
+
 TEST(TruncateTest, EndsLiveFilesAndKeepsIdentity) {
   Lake lake = NewLake();
   ASSERT_EQ(Alter(lake, R"({"op":"set_properties","properties":{"owner":"me"}})").status, 200);

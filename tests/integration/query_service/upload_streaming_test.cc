@@ -4,20 +4,27 @@
 // server's peak memory stays within a bound of its memory before the
 // upload; a body past its limit is answered 413 and leaves no object; a
 // client that goes away mid-body leaves no object and no upload; a
-// multipart upload sent in pieces is finalized and loaded whole.
+// multipart upload sent in pieces is finalized and loaded whole; a CSV
+// upload of 400 MiB is loaded into a table (several data files, one
+// snapshot), and that table's rows again from a query result, while the
+// server's peak memory grows by far less than the file; uploads beyond
+// HOGLAKE_MAX_CONCURRENT_UPLOADS are refused with 429.
 //
 // The server here has its own PostgreSQL and limits: 2 GiB for a raw
 // upload (HOGLAKE_MAX_UPLOAD_BYTES) and 8 MiB for any other body, so one
-// presigned PUT (a part) carries at most 8 MiB.
+// presigned PUT (a part) carries at most 8 MiB; loads close their data
+// files at 8 MiB (HOGLAKE_LOAD_FILE_BYTES). The admission test has a
+// server of its own admitting one upload at a time.
 #include <sys/stat.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -41,6 +48,11 @@ constexpr uint64_t kBodyLimit = uint64_t{8} << 20;
 // What the server may hold for an upload beyond its memory before it:
 // a tiny fraction of the 2 GiB it streams.
 constexpr uint64_t kPeakBound = uint64_t{256} << 20;
+// The streamed load: a CSV of this size, data files closed at kLoadFileBytes,
+// and what the server may hold for it beyond its memory before the load.
+constexpr uint64_t kLoadCsvBytes = uint64_t{400} << 20;
+constexpr uint64_t kLoadFileBytes = uint64_t{8} << 20;
+constexpr uint64_t kLoadPeakBound = uint64_t{128} << 20;
 
 // Deterministic bytes made up as they are sent (never a whole body in
 // memory): piece `i` of a stream seeded by `seed`.
@@ -123,23 +135,33 @@ rapidjson::Document ParseJson(const std::string& text) {
   return doc;
 }
 
+// A suite's own server: started in a fresh directory `stem`-XXXXXX with
+// its results under it and `env` set; StopSuiteServer ends it.
+void StartSuiteServer(const std::string& stem, std::map<std::string, std::string> env,
+                      std::string** dir, ServerProcess** server) {
+  *dir = new std::string(MakeServerDir(stem));
+  *server = new ServerProcess();
+  env["HOGLAKE_RESULTS_ROOT"] = "file://" + **dir + "/results";
+  (*server)->Start(**dir, {}, env);
+}
+void StopSuiteServer(std::string** dir, ServerProcess** server) {
+  if (*server) (*server)->Stop();
+  delete *server;
+  delete *dir;
+  *server = nullptr;
+  *dir = nullptr;
+}
+
 class UploadStreamingTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = new std::string(MakeServerDir("hoglake-upload-stream"));
-    server_ = new ServerProcess();
-    server_->Start(*dir_, {},
-                   {{"HOGLAKE_RESULTS_ROOT", "file://" + *dir_ + "/results"},
-                    {"HOGLAKE_MAX_UPLOAD_BYTES", std::to_string(kRawLimit)},
-                    {"HOGLAKE_MAX_REQUEST_BODY_BYTES", std::to_string(kBodyLimit)}});
+    StartSuiteServer("hoglake-upload-stream",
+                     {{"HOGLAKE_MAX_UPLOAD_BYTES", std::to_string(kRawLimit)},
+                      {"HOGLAKE_MAX_REQUEST_BODY_BYTES", std::to_string(kBodyLimit)},
+                      {"HOGLAKE_LOAD_FILE_BYTES", std::to_string(kLoadFileBytes)}},
+                     &dir_, &server_);
   }
-  static void TearDownTestSuite() {
-    if (server_) server_->Stop();
-    delete server_;
-    delete dir_;
-    server_ = nullptr;
-    dir_ = nullptr;
-  }
+  static void TearDownTestSuite() { StopSuiteServer(&dir_, &server_); }
 
   static std::string Uploads() { return *dir_ + "/results/uploads"; }
   static int Port() { return PortOf(server_->base_url()); }
@@ -356,6 +378,280 @@ TEST_F(UploadStreamingTest, MultipartPartsStreamedAreFinalizedAndLoaded) {
                                   : summed.IsInt64() ? std::to_string(summed.GetInt64())
                                                      : "not a number";
   EXPECT_EQ(summed_text, std::to_string(sum)) << total.body;
+}
+
+// Row `i` (from 1) of the streamed load's CSV: id, a name (every seventh
+// quoted, holding a comma, a doubled quote and a line break), a score, a
+// day; names carry multi-byte UTF-8, so characters, quoted fields and
+// records fall across every boundary a reader may cut the bytes at.
+void AppendLoadRow(int64_t i, std::string* out) {
+  static const char* const kDays[] = {"2024-01-01", "2024-02-29", "2024-07-14", "2025-12-31"};
+  *out += std::to_string(i);
+  if (i % 7 == 0) {
+    *out += ",\"quoted, \"\"é\"\"\nline ";
+    *out += std::to_string(i);
+    *out += '"';
+  } else {
+    *out += ",naïve-€-";
+    *out += std::to_string(i);
+  }
+  *out += ',';
+  *out += std::to_string(i % 1000);
+  *out += ".25,";
+  *out += kDays[i % 4];
+  *out += '\n';
+}
+
+// Resets the process's peak RSS (VmHWM) to its current RSS; false when
+// the kernel does not allow it.
+bool ResetPeak(int pid) {
+  std::ofstream clear("/proc/" + std::to_string(pid) + "/clear_refs");
+  clear << "5";
+  clear.flush();
+  return static_cast<bool>(clear);
+}
+
+// What UploadCsv sent.
+struct SentCsv {
+  std::string upload_id;  // empty when the upload failed
+  uint64_t bytes = 0;
+  int64_t rows = 0;
+  int64_t quoted = 0;
+};
+
+// Uploads (POST /v1/files, chunked) a CSV of AppendLoadRow rows made up as
+// they are sent, a MiB at a time, until at least `min_bytes` are out, then
+// `last_line` when not empty.
+void UploadCsv(int port, uint64_t min_bytes, const std::string& last_line, SentCsv* sent) {
+  RawHttpClient upload(port, /*timeout_s=*/300);
+  ASSERT_TRUE(upload.connected());
+  ASSERT_TRUE(
+      upload.Send("POST /v1/files HTTP/1.1\r\nHost: test\r\nContent-Type: text/csv\r\n"
+                  "Transfer-Encoding: chunked\r\n\r\n"));
+  std::string piece = "id,name,score,day\n";
+  char size_line[32];
+  bool last = false;
+  while (!last) {
+    while (sent->bytes + piece.size() < min_bytes && piece.size() < (size_t{1} << 20)) {
+      ++sent->rows;
+      if (sent->rows % 7 == 0) ++sent->quoted;
+      AppendLoadRow(sent->rows, &piece);
+    }
+    if (sent->bytes + piece.size() >= min_bytes) {
+      last = true;
+      if (!last_line.empty()) piece += last_line + "\n";
+    }
+    const int n = std::snprintf(size_line, sizeof size_line, "%zx\r\n", piece.size());
+    ASSERT_TRUE(upload.Send(std::string_view(size_line, static_cast<size_t>(n))) &&
+                upload.Send(piece) && upload.Send("\r\n"));
+    sent->bytes += piece.size();
+    piece.clear();
+  }
+  ASSERT_TRUE(upload.Send("0\r\n\r\n"));
+  const RawReply uploaded = upload.Read();
+  ASSERT_TRUE(uploaded.ok);
+  ASSERT_EQ(uploaded.status, 201) << uploaded.body;
+  sent->upload_id = ParseJson(uploaded.body)["id"].GetString();
+}
+
+TEST_F(UploadStreamingTest, LargeCsvLoadStreamsWithBoundedMemory) {
+  SentCsv csv;
+  UploadCsv(Port(), kLoadCsvBytes, "", &csv);
+  ASSERT_FALSE(csv.upload_id.empty());
+  const std::string& upload_id = csv.upload_id;
+  const uint64_t sent = csv.bytes;
+  const int64_t rows = csv.rows, quoted = csv.quoted;
+
+  ApiResponse db = Call("POST", "/v1/databases", "{}");
+  ASSERT_EQ(db.status, 201) << db.body;
+  const std::string db_id = db.json["id"].GetString();
+
+  std::set<std::string> big_files_before;  // another test's table of that name
+  for (const std::string& f : FilesUnder(*dir_)) {
+    if (f.find("/data/main/big/") != std::string::npos) big_files_before.insert(f);
+  }
+  const int pid = server_->pid();
+  const bool reset = ResetPeak(pid);
+  const int64_t rss_before = MemoryOf(pid, "VmRSS");
+  const int64_t peak_before = MemoryOf(pid, "VmHWM");
+  ASSERT_GT(rss_before, 0);
+  RawHttpClient client(Port(), /*timeout_s=*/900);
+  const auto start = std::chrono::steady_clock::now();
+  const RawReply loaded =
+      client.Call("POST", "/v1/connections/" + db_id + "/schemas/main/tables/big/loads",
+                  "Content-Type: application/json\r\n",
+                  "{\"mode\":\"replace\",\"upload_id\":\"" + upload_id + "\"}");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int64_t peak_after = MemoryOf(pid, "VmHWM");
+  ASSERT_TRUE(loaded.ok);
+  ASSERT_EQ(loaded.status, 200) << loaded.body;
+  EXPECT_EQ(ParseJson(loaded.body)["row_count"].GetInt64(), rows);
+
+  const double mib = 1024.0 * 1024.0;
+  std::cout << "streamed CSV load of " << static_cast<double>(sent) / mib << " MiB (" << rows
+            << " rows): " << seconds << " s (" << static_cast<double>(sent) / mib / seconds
+            << " MiB/s); server RSS before " << static_cast<double>(rss_before) / mib
+            << " MiB, peak before " << static_cast<double>(peak_before) / mib
+            << " MiB (reset: " << (reset ? "yes" : "no") << "), peak after "
+            << static_cast<double>(peak_after) / mib << " MiB (growth over RSS before: "
+            << static_cast<double>(peak_after - rss_before) / mib << " MiB)\n";
+  RecordProperty("load_peak_rss_growth_bytes", std::to_string(peak_after - rss_before));
+  EXPECT_LT(peak_after - rss_before, static_cast<int64_t>(kLoadPeakBound))
+      << "the server's peak RSS grew by more than 128 MiB loading a 400 MiB CSV";
+
+  // Several data files (closed at 8 MiB), every row in one snapshot.
+  int data_files = 0;
+  for (const std::string& f : FilesUnder(*dir_)) {
+    if (f.ends_with(".parquet") && f.find("/data/main/big/") != std::string::npos &&
+        !big_files_before.contains(f)) {
+      ++data_files;
+    }
+  }
+  std::cout << "  written as " << data_files << " data files\n";
+  EXPECT_GT(data_files, 1);
+  ApiResponse totals =
+      Call("POST", "/v1/query",
+           "{\"sql\":\"SELECT count(*), sum(id), sum(CASE WHEN name LIKE 'quoted, %' THEN 1 "
+           "ELSE 0 END), min(day), max(score) FROM \\\"default\\\".main.big\","
+           "\"database_id\":\"" +
+               db_id + "\"}");
+  ASSERT_EQ(totals.status, 200) << totals.body;
+  const rapidjson::Value& row = totals.json["rows"][0];
+  EXPECT_EQ(row[0].GetInt64(), rows);
+  auto number_text = [](const rapidjson::Value& v) {
+    return v.IsString()  ? std::string(v.GetString())
+           : v.IsInt64() ? std::to_string(v.GetInt64())
+                         : std::string("not a number");
+  };
+  EXPECT_EQ(number_text(row[1]), std::to_string(rows * (rows + 1) / 2)) << totals.body;
+  EXPECT_EQ(number_text(row[2]), std::to_string(quoted)) << totals.body;
+  EXPECT_EQ(std::string(row[3].GetString()), "2024-01-01") << totals.body;
+  EXPECT_DOUBLE_EQ(row[4].GetDouble(), 999.25) << totals.body;
+
+  // The table read back as a query result (Parquet in the result store)
+  // and loaded from its result_id: read row group by row group by ranged
+  // reads, with the same bound.
+  ApiResponse everything = Call(
+      "POST", "/v1/query",
+      "{\"sql\":\"SELECT * FROM \\\"default\\\".main.big\",\"database_id\":\"" + db_id + "\"}");
+  ASSERT_EQ(everything.status, 200) << everything.body.substr(0, 300);
+  ASSERT_TRUE(everything.json.HasMember("result_id")) << everything.body.substr(0, 300);
+  const std::string result_id = everything.json["result_id"].GetString();
+  ResetPeak(pid);
+  const int64_t rss_before_copy = MemoryOf(pid, "VmRSS");
+  RawHttpClient copier(Port(), /*timeout_s=*/900);
+  const auto copy_start = std::chrono::steady_clock::now();
+  const RawReply copied =
+      copier.Call("POST", "/v1/connections/" + db_id + "/schemas/main/tables/copy/loads",
+                  "Content-Type: application/json\r\n",
+                  "{\"mode\":\"replace\",\"result_id\":\"" + result_id + "\"}");
+  const double copy_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - copy_start).count();
+  const int64_t peak_after_copy = MemoryOf(pid, "VmHWM");
+  ASSERT_TRUE(copied.ok);
+  ASSERT_EQ(copied.status, 200) << copied.body;
+  EXPECT_EQ(ParseJson(copied.body)["row_count"].GetInt64(), rows);
+  std::cout << "result_id load of the same rows (Parquet): " << copy_seconds
+            << " s; server RSS before " << static_cast<double>(rss_before_copy) / mib
+            << " MiB, peak after " << static_cast<double>(peak_after_copy) / mib
+            << " MiB (growth: " << static_cast<double>(peak_after_copy - rss_before_copy) / mib
+            << " MiB)\n";
+  EXPECT_LT(peak_after_copy - rss_before_copy, static_cast<int64_t>(kLoadPeakBound))
+      << "the server's peak RSS grew by more than 128 MiB loading a result of 9M rows";
+}
+
+TEST_F(UploadStreamingTest, ALargeLoadFailingAtItsLastRowLeavesNoTableAndNoFiles) {
+  // 160 MiB of good rows (several data files closed along the way), then
+  // one whose id is not a number.
+  SentCsv csv;
+  UploadCsv(Port(), uint64_t{160} << 20, "x,bad,1.5,2024-01-01", &csv);
+  ASSERT_FALSE(csv.upload_id.empty());
+  ApiResponse db = Call("POST", "/v1/databases", "{}");
+  ASSERT_EQ(db.status, 201) << db.body;
+  const std::string db_id = db.json["id"].GetString();
+  RawHttpClient client(Port(), /*timeout_s=*/900);
+  const RawReply refused =
+      client.Call("POST", "/v1/connections/" + db_id + "/schemas/main/tables/broken/loads",
+                  "Content-Type: application/json\r\n",
+                  "{\"mode\":\"replace\",\"upload_id\":\"" + csv.upload_id + "\"}");
+  ASSERT_TRUE(refused.ok);
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  // Its line: after the header, every row and the line break inside each
+  // quoted name.
+  EXPECT_NE(refused.body.find("line " + std::to_string(csv.rows + csv.quoted + 2) + ","),
+            std::string::npos)
+      << refused.body;
+  for (const std::string& f : FilesUnder(*dir_)) {
+    EXPECT_EQ(f.find("/data/main/broken/"), std::string::npos) << "left behind: " << f;
+  }
+  ApiResponse listed =
+      Call("GET", "/v1/information_schema?connection_id=" + db_id + "&table=broken");
+  ASSERT_EQ(listed.status, 200) << listed.body;
+  EXPECT_EQ(listed.json["count"].GetInt64(), 0) << listed.body;
+}
+
+// A server admitting one upload body at a time.
+class UploadAdmissionTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    StartSuiteServer("hoglake-upload-admission", {{"HOGLAKE_MAX_CONCURRENT_UPLOADS", "1"}}, &dir_,
+                     &server_);
+  }
+  static void TearDownTestSuite() { StopSuiteServer(&dir_, &server_); }
+  static std::string* dir_;
+  static ServerProcess* server_;
+};
+
+std::string* UploadAdmissionTest::dir_ = nullptr;
+ServerProcess* UploadAdmissionTest::server_ = nullptr;
+
+TEST_F(UploadAdmissionTest, UploadsBeyondTheCapAre429UntilOneEnds) {
+  const int port = PortOf(server_->base_url());
+  // An upload that holds the one slot: its head and a first piece sent,
+  // the rest withheld.
+  RawHttpClient holder(port, /*timeout_s=*/60);
+  ASSERT_TRUE(SendChunked(holder, "POST", "/v1/files", 21, 1, size_t{64} << 10, nullptr,
+                          /*end=*/false));
+  // Another upload is refused once the holder's handler has taken the slot
+  // (until then it may still get through, finishing at once).
+  RawReply refused;
+  for (int attempt = 0; attempt < 400 && refused.status != 429; ++attempt) {
+    RawHttpClient other(port);
+    refused = other.Call("POST", "/v1/files", "Content-Type: text/csv\r\n", "a\n1\n");
+    ASSERT_TRUE(refused.ok);
+    if (refused.status != 429) {
+      ASSERT_EQ(refused.status, 201) << refused.body;
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+  }
+  ASSERT_EQ(refused.status, 429) << refused.body;
+  EXPECT_EQ(refused.Header("retry-after"), "1");
+  rapidjson::Document error = ParseJson(refused.body);
+  ASSERT_TRUE(error.IsObject()) << refused.body;
+  EXPECT_EQ(std::string(error["error"]["code"].GetString()), "OVERLOADED") << refused.body;
+  EXPECT_NE(refused.body.find("HOGLAKE_MAX_CONCURRENT_UPLOADS"), std::string::npos);
+  // A presigned PUT is an upload body too.
+  ApiResponse session = CallServer(server_->base_url(), "POST", "/v1/uploads",
+                                   R"({"content_type":"text/csv","declared_size_bytes":4})");
+  ASSERT_EQ(session.status, 201) << session.body;
+  const std::string url = session.json["url"].GetString();
+  RawHttpClient put(port);
+  const RawReply put_refused = put.Call("PUT", url.substr(url.find('/', 7)), "", "a\n1\n");
+  ASSERT_TRUE(put_refused.ok);
+  EXPECT_EQ(put_refused.status, 429) << put_refused.body;
+  // Other requests are served meanwhile (the cap is not the handler pool).
+  EXPECT_EQ(CallServer(server_->base_url(), "GET", "/v1/connections").status, 200);
+
+  // The holder finishes: its upload is stored, and the slot is free again.
+  ASSERT_TRUE(holder.Send("0\r\n\r\n"));
+  const RawReply held = holder.Read();
+  ASSERT_TRUE(held.ok);
+  EXPECT_EQ(held.status, 201) << held.body;
+  RawHttpClient again(port);
+  const RawReply put_again = again.Call("PUT", url.substr(url.find('/', 7)), "", "a\n1\n");
+  ASSERT_TRUE(put_again.ok);
+  EXPECT_EQ(put_again.status, 200) << put_again.body;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "query/load_columns.h"
+#include "query/load/load_columns.h"
 
 #include "iceberg/arrow_mapping.h"
 
@@ -16,10 +16,10 @@ std::string TableName(const catalog::TableInfo& table) {
 
 Error Incompatible(const catalog::TableInfo& table, const std::string& column,
                    const TypeSpec& table_type, const TypeSpec& data_type, std::string_view why) {
-  return MakeError(ErrorCode::kCommitConflict,
-                   StrCat("column '", column, "' of table '", TableName(table), "' is ",
-                          table_type.ToString(), " but the data has ", data_type.ToString(), ": ",
-                          why));
+  return MakeError(
+      ErrorCode::kCommitConflict,
+      StrCat("column '", column, "' of table '", TableName(table), "' is ", table_type.ToString(),
+             " but the data has ", data_type.ToString(), ": ", why));
 }
 
 template <typename From, typename To>
@@ -114,14 +114,13 @@ Result<std::vector<catalog::AlterOp>> PlanTableChanges(const catalog::TableInfo&
       return Incompatible(table, field.name, existing->type, *type,
                           "only widening type changes are accepted");
     }
-    if (!iceberg::CanPromote(existing->type.type, type->type)) {
-      return Incompatible(table, field.name, existing->type, *type,
-                          "the catalog does not promote decimal precision");
-    }
     catalog::AlterOp promote;
     promote.kind = catalog::AlterOpKind::kPromoteColumn;
     promote.path = field.name;
-    promote.to = std::string(iceberg::ColumnTypeName(type->type));
+    // "long", "double", … or "decimal(P,S)" (the catalog's decimal promotion).
+    promote.to = type->type == ColumnType::kDecimal
+                     ? type->ToString()
+                     : std::string(iceberg::ColumnTypeName(type->type));
     ops.push_back(std::move(promote));
   }
   return ops;
@@ -129,8 +128,8 @@ Result<std::vector<catalog::AlterOp>> PlanTableChanges(const catalog::TableInfo&
 
 Result<ArrayPtr> WidenArray(const ArrayPtr& array, const columnar::DataTypePtr& to) {
   const columnar::DataType& from = *array->type;
-  if (from.id == TypeId::kDecimal128 && to->id == TypeId::kDecimal128 &&
-      from.scale == to->scale && to->precision >= from.precision) {
+  if (from.id == TypeId::kDecimal128 && to->id == TypeId::kDecimal128 && from.scale == to->scale &&
+      to->precision >= from.precision) {
     auto relabelled = std::make_shared<columnar::ArrayData>(*array);
     relabelled->type = to;
     return ArrayPtr(relabelled);
@@ -138,8 +137,8 @@ Result<ArrayPtr> WidenArray(const ArrayPtr& array, const columnar::DataTypePtr& 
   if (from.id == TypeId::kFloat32 && to->id == TypeId::kFloat64) {
     return Convert<float, double>(*array, to);
   }
-  const bool same_sign = (Signed(from.id) && Signed(to->id)) ||
-                         (Unsigned(from.id) && Unsigned(to->id));
+  const bool same_sign =
+      (Signed(from.id) && Signed(to->id)) || (Unsigned(from.id) && Unsigned(to->id));
   if (same_sign && to->bit_width() > from.bit_width()) {
     switch (from.id) {
       case TypeId::kInt8:

@@ -9,9 +9,9 @@
 //   * wider than the table's: the table column is promoted first, through
 //     the catalog's promote_column (iceberg::CanPromote is the one matrix:
 //     int8→int16/int/long, int16→int/long, int→long, uint8→uint16/uint32,
-//     uint16→uint32, float→double). A wider decimal precision of the same
-//     scale widens too, but the catalog does not promote decimals, so it is
-//     refused naming both types;
+//     uint16→uint32, float→double), or a decimal of the same scale and a
+//     higher precision (promote_column to "decimal(P,S)"). A decimal of
+//     another scale is refused like any other type below;
 //   * not in the table: added as a nullable column (add_column), in append
 //     and replace alike; rows loaded earlier read it as NULL;
 //   * any other type: kCommitConflict (409) naming the column and both types.

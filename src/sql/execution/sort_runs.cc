@@ -127,8 +127,10 @@ class RunMerger {
       return Before(a.first, sorted_[a.first][a.second], b.first, sorted_[b.first][b.second]);
     });
     for (int i = 1; i < ranges; ++i) {
-      const auto [sr, sp] = samples[(samples.size() * i) / ranges];
-      const Item& splitter = sorted_[sr][sp];
+      // Not a structured binding: clang 14 cannot capture one in the lambda.
+      const std::pair<int, int64_t>& sample = samples[(samples.size() * i) / ranges];
+      const int sr = sample.first;
+      const Item& splitter = sorted_[sr][sample.second];
       for (int r = 0; r < k; ++r) {
         const std::vector<Item>& items = sorted_[r];
         auto it = std::partition_point(items.begin(), items.end(), [&](const Item& x) {

@@ -1,6 +1,7 @@
 // What the `hoglake sql` integration tests share: a catalog holding a
-// table of ids, a statement slow enough to cancel, and `hoglake` run on a
-// pseudo-terminal of its own (TerminalCli) to watch, type into and signal.
+// table of ids, a statement slow enough to cancel, `hoglake sql` run with a
+// script piped in (SqlCliFixture), and `hoglake` run on a pseudo-terminal
+// of its own (TerminalCli) to watch, type into and signal.
 #pragma once
 
 #include <fcntl.h>
@@ -162,6 +163,54 @@ class TerminalCli {
   std::string shown_;
   size_t matched_ = 0;
   bool closed_ = false;
+};
+
+// Writes dir/slow.sql: a quick statement, `slow`, then one that must never
+// run once `slow` is cancelled; returns its path.
+inline std::string WriteSlowScript(const std::string& dir, const std::string& slow) {
+  const std::string path = dir + "/slow.sql";
+  std::ofstream file(path);
+  file << "SELECT 1 AS first;\n" << slow << ";\nSELECT 2 AS never;\n";
+  return path;
+}
+
+// Ctrl-C to `cli` while it runs WriteSlowScript's slow statement: the
+// statement is cancelled, the script stops with exit code 1.
+inline void InterruptSlowScript(TerminalCli& cli) {
+  EXPECT_NE(cli.shown().find("first"), std::string::npos) << cli.shown();
+  cli.Signal(SIGINT);
+  EXPECT_EQ(cli.Wait(), 1) << cli.shown();
+  EXPECT_NE(cli.shown().find("ERROR 57014: canceling statement due to user request"),
+            std::string::npos)
+      << cli.shown();
+  EXPECT_EQ(cli.shown().find("never"), std::string::npos) << cli.shown();
+}
+
+// A test that pipes scripts into `hoglake sql`, in a directory of its own.
+class SqlCliFixture : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = MakeServerDir("hoglake-sqlcli"); }
+
+  // Pipes `script` into `[ENV] hoglake sql ARGS`; its exit code, with stdout
+  // and stderr in out_ and err_.
+  int RunSql(const std::string& args, const std::string& script = "",
+             const std::string& env = "") {
+    {
+      std::ofstream file(dir_ + "/script.sql");
+      file << script;
+    }
+    const std::string command = "cat " + dir_ + "/script.sql | " + env + " " +
+                                std::getenv("HOGLAKE_BIN") + " sql " + args + " >" + dir_ +
+                                "/out 2>" + dir_ + "/err";
+    const int rc = std::system(command.c_str());
+    out_ = ReadFile(dir_ + "/out");
+    err_ = ReadFile(dir_ + "/err");
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  }
+
+  std::string dir_;
+  std::string out_;
+  std::string err_;
 };
 
 }  // namespace hoglake::testing

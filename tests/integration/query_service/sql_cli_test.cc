@@ -19,29 +19,12 @@ std::vector<std::string> SqlArgs(const std::string& catalog) {
           "--schema", "ns"};
 }
 
-class SqlCliTest : public ::testing::Test {
+class SqlCliTest : public SqlCliFixture {
  protected:
-  void SetUp() override { dir_ = MakeServerDir("hoglake-sqlcli"); }
-
-  // Pipes `script` into `hoglake sql ARGS`; its exit code, with stdout and
-  // stderr in out_ and err_.
+  // Pipes `script` into `hoglake sql --data-dir <the server's> ARGS`.
   int Pipe(const std::string& args, const std::string& script) {
-    {
-      std::ofstream file(dir_ + "/script.sql");
-      file << script;
-    }
-    const std::string command = "cat " + dir_ + "/script.sql | " + std::getenv("HOGLAKE_BIN") +
-                                " sql --data-dir " + ServerEnvironment::data_dir() + " " + args +
-                                " >" + dir_ + "/out 2>" + dir_ + "/err";
-    const int rc = std::system(command.c_str());
-    out_ = ReadFile(dir_ + "/out");
-    err_ = ReadFile(dir_ + "/err");
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    return RunSql("--data-dir " + ServerEnvironment::data_dir() + " " + args, script);
   }
-
-  std::string dir_;
-  std::string out_;
-  std::string err_;
 };
 
 TEST_F(SqlCliTest, PipedStatementsRunInOrderAndTheFirstErrorStopsTheScript) {
@@ -94,21 +77,11 @@ TEST_F(SqlCliTest, PipedStatementsRunInOrderAndTheFirstErrorStopsTheScript) {
 TEST_F(SqlCliTest, InterruptCancelsTheRunningStatementOfAScriptAndExits) {
   SdkLake lake;
   const std::string catalog = MakeEvents(lake, 1000);
-  {
-    std::ofstream file(dir_ + "/slow.sql");
-    file << "SELECT 1 AS first;\n" << SlowQuery() << ";\nSELECT 2 AS never;\n";
-  }
   TerminalCli cli;
-  ASSERT_NO_FATAL_FAILURE(cli.Start(SqlArgs(catalog), {}, dir_ + "/slow.sql"));
+  ASSERT_NO_FATAL_FAILURE(cli.Start(SqlArgs(catalog), {}, WriteSlowScript(dir_, SlowQuery())));
   // The spinner (stderr is the terminal) says the slow statement runs.
   ASSERT_TRUE(cli.Expect("rows scanned")) << cli.shown();
-  EXPECT_NE(cli.shown().find("first"), std::string::npos) << cli.shown();
-  cli.Signal(SIGINT);
-  EXPECT_EQ(cli.Wait(), 1) << cli.shown();
-  EXPECT_NE(cli.shown().find("ERROR 57014: canceling statement due to user request"),
-            std::string::npos)
-      << cli.shown();
-  EXPECT_EQ(cli.shown().find("never"), std::string::npos) << cli.shown();
+  InterruptSlowScript(cli);
 }
 
 TEST_F(SqlCliTest, PromptRunsEditsCancelsAndKeepsHistory) {

@@ -3,11 +3,7 @@
 // in-process mode writes them (types, NULLs, csv/json/table/parquet), a
 // failed statement prints the engine's error and exits 1, a wrong API token
 // is the server's 401, and Ctrl-C cancels the run on the server.
-#include <signal.h>
-
-#include <cstdlib>
 #include <fstream>
-#include <map>
 #include <string>
 
 #include "sql_cli_support.h"
@@ -15,35 +11,17 @@
 namespace hoglake::testing {
 namespace {
 
-class SqlRemoteCliTest : public ::testing::Test {
- protected:
-  void SetUp() override { dir_ = MakeServerDir("hoglake-sqlremote"); }
+class SqlRemoteCliTest : public SqlCliFixture {};
 
-  // Runs `[ENV] hoglake sql ARGS` with `script` on stdin; its exit code,
-  // with stdout and stderr in out_ and err_.
-  int Sql(const std::string& args, const std::string& script = "", const std::string& env = "") {
-    {
-      std::ofstream file(dir_ + "/script.sql");
-      file << script;
-    }
-    const std::string command = env + " " + std::getenv("HOGLAKE_BIN") + " sql " + args + " <" +
-                                dir_ + "/script.sql >" + dir_ + "/out 2>" + dir_ + "/err";
-    const int rc = std::system(command.c_str());
-    out_ = ReadFile(dir_ + "/out");
-    err_ = ReadFile(dir_ + "/err");
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-  }
-
-  std::string dir_;
-  std::string out_;
-  std::string err_;
-};
-
-// ints, text with a comma, numeric, date and a NULL, from a lake table.
-std::string TypedQuery() {
-  return "'SELECT id, ''v,'' || id AS t, (id * 1.25)::numeric(10,2) AS n, "
-         "DATE ''2024-02-28'' + id::int AS d, CASE WHEN id = 2 THEN NULL ELSE id * 10 END AS z "
-         "FROM events ORDER BY id'";
+// ints, text with a comma, numeric, date and a NULL, from a lake table:
+// "-f FILE" for a file in `dir`.
+std::string TypedQuery(const std::string& dir) {
+  const std::string path = dir + "/typed.sql";
+  std::ofstream file(path);
+  file << "SELECT id, 'v,' || id AS t, (id * 1.25)::numeric(10,2) AS n,\n"
+          "  DATE '2024-02-28' + id::int AS d, CASE WHEN id = 2 THEN NULL ELSE id * 10 END AS z\n"
+          "FROM events ORDER BY id";
+  return " -f " + path;
 }
 
 TEST_F(SqlRemoteCliTest, ResultsReadBackAsTheInProcessModeWritesThem) {
@@ -52,44 +30,46 @@ TEST_F(SqlRemoteCliTest, ResultsReadBackAsTheInProcessModeWritesThem) {
   const std::string names = " --catalog " + catalog + " --schema ns ";
   const std::string server = "--server=" + ServerEnvironment::base_url() + names;
   const std::string local = "--data-dir " + ServerEnvironment::data_dir() + names;
+  const std::string typed = TypedQuery(dir_);
 
-  ASSERT_EQ(Sql(server + "--format csv " + TypedQuery()), 0) << err_;
+  ASSERT_EQ(RunSql(server + "--format csv " + typed), 0) << err_;
   EXPECT_EQ(out_,
             "id,t,n,d,z\n"
             "1,\"v,1\",1.25,2024-02-29,10\n"
             "2,\"v,2\",2.50,2024-03-01,\n"
             "3,\"v,3\",3.75,2024-03-02,30\n");
   const std::string csv = out_;
-  ASSERT_EQ(Sql(local + "--format csv " + TypedQuery()), 0) << err_;
+  ASSERT_EQ(RunSql(local + "--format csv " + typed), 0) << err_;
   EXPECT_EQ(out_, csv);
 
-  ASSERT_EQ(Sql(server + "--format json " + TypedQuery()), 0) << err_;
+  ASSERT_EQ(RunSql(server + "--format json " + typed), 0) << err_;
   EXPECT_EQ(out_,
             "{\"id\":\"1\",\"t\":\"v,1\",\"n\":\"1.25\",\"d\":\"2024-02-29\",\"z\":\"10\"}\n"
             "{\"id\":\"2\",\"t\":\"v,2\",\"n\":\"2.50\",\"d\":\"2024-03-01\",\"z\":null}\n"
             "{\"id\":\"3\",\"t\":\"v,3\",\"n\":\"3.75\",\"d\":\"2024-03-02\",\"z\":\"30\"}\n");
 
   // The table: names, SQL types, rows, the count, then the time.
-  ASSERT_EQ(Sql(server + TypedQuery()), 0) << err_;
+  ASSERT_EQ(RunSql(server + typed), 0) << err_;
   const std::string remote_table = out_.substr(0, out_.find("Time: "));
   EXPECT_NE(remote_table.find("numeric(10,2)"), std::string::npos) << out_;
   EXPECT_NE(remote_table.find("(3 rows)"), std::string::npos) << out_;
   EXPECT_NE(out_.find("Time: "), std::string::npos) << out_;
-  ASSERT_EQ(Sql(local + TypedQuery()), 0) << err_;
+  ASSERT_EQ(RunSql(local + typed), 0) << err_;
   EXPECT_EQ(remote_table, out_.substr(0, out_.find("Time: ")));
 
   // A binary format, to --output.
-  ASSERT_EQ(Sql(server + "--format parquet -o " + dir_ + "/r.parquet " + TypedQuery()), 0) << err_;
+  ASSERT_EQ(RunSql(server + "--format parquet -o " + dir_ + "/r.parquet " + typed), 0)
+      << err_;
   EXPECT_EQ(ReadFile(dir_ + "/r.parquet").substr(0, 4), "PAR1");
 
   // Piped statements run in order; `--server URL` takes the URL apart from
   // the query, and a bare --server uses HOGLAKE_URL.
-  EXPECT_EQ(Sql("--server " + ServerEnvironment::base_url() + names + "--format csv",
+  EXPECT_EQ(RunSql("--server " + ServerEnvironment::base_url() + names + "--format csv",
                 "SELECT 5 AS five;\n", "HOGLAKE_URL=http://127.0.0.1:9"),
             0)
       << err_;
   EXPECT_EQ(out_, "five\n5\n");
-  EXPECT_EQ(Sql("--server" + names + "--format csv",
+  EXPECT_EQ(RunSql("--server" + names + "--format csv",
                 "SELECT max(id) AS top FROM events;\nSELECT 'a;b' AS s;\n",
                 "HOGLAKE_URL=" + ServerEnvironment::base_url()),
             0)
@@ -99,20 +79,20 @@ TEST_F(SqlRemoteCliTest, ResultsReadBackAsTheInProcessModeWritesThem) {
 
 TEST_F(SqlRemoteCliTest, AFailedStatementPrintsTheEnginesErrorAndExits1) {
   const std::string server = "--server=" + ServerEnvironment::base_url() + " --format csv ";
-  EXPECT_EQ(Sql(server + "'SELECT 1/0'"), 1);
+  EXPECT_EQ(RunSql(server + "'SELECT 1/0'"), 1);
   EXPECT_NE(err_.find("ERROR 22012: division by zero"), std::string::npos) << err_;
-  EXPECT_EQ(Sql(server + "'SELECT * FROM no_such_table_anywhere'"), 1);
+  EXPECT_EQ(RunSql(server + "'SELECT * FROM no_such_table_anywhere'"), 1);
   EXPECT_NE(err_.find("ERROR 42P01: "), std::string::npos) << err_;
   EXPECT_NE(err_.find("no_such_table_anywhere"), std::string::npos) << err_;
   // A script stops at its first failure.
-  EXPECT_EQ(Sql(server, "SELECT 1 AS first;\nSELECT 1/0;\nSELECT 2 AS never;\n"), 1);
+  EXPECT_EQ(RunSql(server, "SELECT 1 AS first;\nSELECT 1/0;\nSELECT 2 AS never;\n"), 1);
   EXPECT_EQ(out_, "first\n1\n");
   // Options that need the catalog database are usage errors.
-  EXPECT_EQ(Sql(server + "--snapshot 1 'SELECT 1'"), 2);
+  EXPECT_EQ(RunSql(server + "--snapshot 1 'SELECT 1'"), 2);
   EXPECT_NE(err_.find("--snapshot"), std::string::npos) << err_;
-  EXPECT_EQ(Sql(server + "--data-dir /tmp 'SELECT 1'"), 2);
+  EXPECT_EQ(RunSql(server + "--data-dir /tmp 'SELECT 1'"), 2);
   // Nobody listening: the transport's error, naming the server.
-  EXPECT_EQ(Sql("--server=http://127.0.0.1:9 'SELECT 1'"), 1);
+  EXPECT_EQ(RunSql("--server=http://127.0.0.1:9 'SELECT 1'"), 1);
   EXPECT_NE(err_.find("http://127.0.0.1:9"), std::string::npos) << err_;
 }
 
@@ -122,13 +102,13 @@ TEST_F(SqlRemoteCliTest, TheApiTokenIsSentAndAWrongOneIsRefused) {
   ASSERT_NO_FATAL_FAILURE(
       server.Start(MakeServerDir("hoglake-sqlremote-auth"), {}, {{"HOGLAKE_API_TOKENS", token}}));
   const std::string args = "--server=" + server.base_url() + " --format csv 'SELECT 7 AS seven'";
-  EXPECT_EQ(Sql(args, "", "HOGLAKE_API_TOKEN=wrong-token-0123456789abc"), 1);
+  EXPECT_EQ(RunSql(args, "", "HOGLAKE_API_TOKEN=wrong-token-0123456789abc"), 1);
   EXPECT_NE(err_.find("unauthorized"), std::string::npos) << err_;
   EXPECT_NE(err_.find("HTTP 401"), std::string::npos) << err_;
   EXPECT_EQ(out_, "");
-  EXPECT_EQ(Sql(args, "", "HOGLAKE_API_TOKEN="), 1);
+  EXPECT_EQ(RunSql(args, "", "HOGLAKE_API_TOKEN="), 1);
   EXPECT_NE(err_.find("HTTP 401"), std::string::npos) << err_;
-  EXPECT_EQ(Sql(args, "", "HOGLAKE_API_TOKEN=" + token), 0) << err_;
+  EXPECT_EQ(RunSql(args, "", "HOGLAKE_API_TOKEN=" + token), 0) << err_;
   EXPECT_EQ(out_, "seven\n7\n");
   server.Stop();
 }
@@ -140,17 +120,12 @@ TEST_F(SqlRemoteCliTest, InterruptCancelsTheRunOnTheServer) {
   const std::string marker = "remote_cancel_" + catalog;
   const std::string slow =
       "SELECT count(*) AS " + marker + SlowQuery().substr(std::string("SELECT count(*)").size());
-  {
-    std::ofstream file(dir_ + "/slow.sql");
-    file << "SELECT 1 AS first;\n" << slow << ";\nSELECT 2 AS never;\n";
-  }
   TerminalCli cli;
   ASSERT_NO_FATAL_FAILURE(cli.Start({"sql", "--server=" + ServerEnvironment::base_url(),
                                      "--catalog", catalog, "--schema", "ns"},
-                                    {}, dir_ + "/slow.sql"));
+                                    {}, WriteSlowScript(dir_, slow)));
   // The spinner (stderr is the terminal) says the slow statement runs.
   ASSERT_TRUE(cli.Expect("Ctrl-C cancels")) << cli.shown();
-  EXPECT_NE(cli.shown().find("first"), std::string::npos) << cli.shown();
   // Its run, running on the server.
   ApiResponse running = ServerEnvironment::Call("GET", "/v1/query-runs?status=running&limit=100");
   ASSERT_EQ(running.status, 200) << running.body;
@@ -162,12 +137,7 @@ TEST_F(SqlRemoteCliTest, InterruptCancelsTheRunOnTheServer) {
   }
   ASSERT_FALSE(run_id.empty()) << running.body;
 
-  cli.Signal(SIGINT);
-  EXPECT_EQ(cli.Wait(), 1) << cli.shown();
-  EXPECT_NE(cli.shown().find("ERROR 57014: canceling statement due to user request"),
-            std::string::npos)
-      << cli.shown();
-  EXPECT_EQ(cli.shown().find("never"), std::string::npos) << cli.shown();
+  InterruptSlowScript(cli);
   ApiResponse cancelled = ServerEnvironment::Call("GET", "/v1/query-runs/" + run_id);
   ASSERT_EQ(cancelled.status, 200) << cancelled.body;
   EXPECT_EQ(std::string(cancelled.json["status"].GetString()), "cancelled") << cancelled.body;

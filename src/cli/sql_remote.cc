@@ -49,6 +49,16 @@ Error RunError(const std::string& message, const std::string& sqlstate) {
   return error;
 }
 
+// Whether `type` holds a 16-byte fixed-size binary, the carrier interval and
+// uuid share: the stream alone cannot say which.
+bool HasAmbiguousCarrier(const columnar::DataType& type) {
+  if (type.id == columnar::TypeId::kFixedSizeBinary && type.byte_width == 16) return true;
+  for (const columnar::Field& child : type.children) {
+    if (HasAmbiguousCarrier(*child.type)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 // The run under way: its id once the server gave it, read by the watch's
@@ -165,6 +175,13 @@ Result<sql::QueryResult> RemoteSqlSession::FetchResult(const std::string& result
   if (!decoded.ok()) {
     return MakeError(ErrorCode::kInvalidData, "the result ", result_id,
                      " is not a readable Arrow IPC stream: ", decoded.error().message);
+  }
+  for (const columnar::Field& field : decoded->first->fields) {
+    if (HasAmbiguousCarrier(*field.type)) {
+      return MakeError(ErrorCode::kNotImplemented, "column \"", field.name,
+                       "\" is an interval or uuid, which the query API's Arrow stream cannot tell "
+                       "apart: cast it to text, or run the query in process");
+    }
   }
   sql::QueryResult result;
   result.schema = std::move(decoded->first);

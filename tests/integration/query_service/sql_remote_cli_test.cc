@@ -84,6 +84,10 @@ TEST_F(SqlRemoteCliTest, AFailedStatementPrintsTheEnginesErrorAndExits1) {
   EXPECT_EQ(RunSql(server + "'SELECT * FROM no_such_table_anywhere'"), 1);
   EXPECT_NE(err_.find("ERROR 42P01: "), std::string::npos) << err_;
   EXPECT_NE(err_.find("no_such_table_anywhere"), std::string::npos) << err_;
+  // An interval's Arrow carrier is a uuid's: refused, never misread.
+  EXPECT_EQ(RunSql(server + "\"SELECT interval '1 day' AS iv\""), 1);
+  EXPECT_NE(err_.find("column \"iv\" is an interval or uuid"), std::string::npos) << err_;
+  EXPECT_EQ(out_, "");
   // A script stops at its first failure.
   EXPECT_EQ(RunSql(server, "SELECT 1 AS first;\nSELECT 1/0;\nSELECT 2 AS never;\n"), 1);
   EXPECT_EQ(out_, "first\n1\n");

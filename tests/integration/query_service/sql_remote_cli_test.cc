@@ -2,7 +2,8 @@
 // with no access to its catalog database. Results read back as the
 // in-process mode writes them (types, NULLs, csv/json/table/parquet), a
 // failed statement prints the engine's error and exits 1, a wrong API token
-// is the server's 401, and Ctrl-C cancels the run on the server.
+// is the server's 401, and Ctrl-C cancels the run on the server (a script
+// then exits 1, the prompt goes on).
 #include <fstream>
 #include <string>
 
@@ -145,6 +146,28 @@ TEST_F(SqlRemoteCliTest, InterruptCancelsTheRunOnTheServer) {
   ApiResponse cancelled = ServerEnvironment::Call("GET", "/v1/query-runs/" + run_id);
   ASSERT_EQ(cancelled.status, 200) << cancelled.body;
   EXPECT_EQ(std::string(cancelled.json["status"].GetString()), "cancelled") << cancelled.body;
+}
+
+TEST_F(SqlRemoteCliTest, ThePromptCancelsOnTheServerAndGoesOn) {
+  SdkLake lake;
+  const std::string catalog = MakeEvents(lake, 1000);
+  const std::string prompt = catalog + "=> ";
+  TerminalCli cli;
+  ASSERT_NO_FATAL_FAILURE(cli.Start({"sql", "--server=" + ServerEnvironment::base_url(),
+                                     "--catalog", catalog, "--schema", "ns"},
+                                    {{"HOGLAKE_HISTORY", dir_ + "/history"}, {"TERM", "xterm"}}));
+  ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
+  cli.Type(SlowQuery() + ";\r");
+  ASSERT_TRUE(cli.Expect("Ctrl-C cancels")) << cli.shown();
+  cli.Type("\x03");
+  ASSERT_TRUE(cli.Expect("ERROR 57014: canceling statement due to user request")) << cli.shown();
+  ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
+  cli.Type("SELECT max(id) AS top FROM events;\r");
+  ASSERT_TRUE(cli.Expect("1000")) << cli.shown();
+  ASSERT_TRUE(cli.Expect("(1 row)")) << cli.shown();
+  ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
+  cli.Type("\\q\r");
+  EXPECT_EQ(cli.Wait(), 0) << cli.shown();
 }
 
 }  // namespace

@@ -186,6 +186,18 @@ inline void InterruptSlowScript(TerminalCli& cli) {
   EXPECT_EQ(cli.shown().find("never"), std::string::npos) << cli.shown();
 }
 
+// At `prompt`, runs SlowQuery() and presses Ctrl-C once the terminal shows
+// `running` (the spinner's text): the statement is cancelled and the prompt
+// comes back. Use with ASSERT_NO_FATAL_FAILURE.
+inline void CancelSlowQueryAtThePrompt(TerminalCli& cli, const std::string& running,
+                                       const std::string& prompt) {
+  cli.Type(SlowQuery() + ";\r");
+  ASSERT_TRUE(cli.Expect(running)) << cli.shown();
+  cli.Type("\x03");
+  ASSERT_TRUE(cli.Expect("ERROR 57014: canceling statement due to user request")) << cli.shown();
+  ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
+}
+
 // A test that pipes scripts into `hoglake sql`, in a directory of its own.
 class SqlCliFixture : public ::testing::Test {
  protected:

@@ -113,11 +113,7 @@ TEST_F(SqlCliTest, PromptRunsEditsCancelsAndKeepsHistory) {
     ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
 
     // Ctrl-C while a statement runs cancels it and returns to the prompt.
-    cli.Type(SlowQuery() + ";\r");
-    ASSERT_TRUE(cli.Expect("rows scanned")) << cli.shown();
-    cli.Type("\x03");
-    ASSERT_TRUE(cli.Expect("ERROR 57014: canceling statement due to user request")) << cli.shown();
-    ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
+    ASSERT_NO_FATAL_FAILURE(CancelSlowQueryAtThePrompt(cli, "rows scanned", prompt));
     cli.Type("SELECT 4 AS four;\r");
     ASSERT_TRUE(cli.Expect("four")) << cli.shown();
     ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();

@@ -27,8 +27,8 @@ void RegisterParquetCommands(CLI::App& app, CommandContext& context);
 void RegisterCatalogCommands(CLI::App& app, CommandContext& context);
 // append, files, scan, changes: data through the SDK.
 void RegisterDataCommands(CLI::App& app, CommandContext& context);
-// `hoglake sql`: SQL over the lake, run in this process (a query, a script
-// or an interactive prompt).
+// `hoglake sql`: SQL over the lake, run in this process or on a server
+// (a query, a script or an interactive prompt).
 void RegisterSqlCommand(CLI::App& app, CommandContext& context);
 // `hoglake query-runs …`, `hoglake results …`: the server's query API.
 void RegisterQueryCommands(CLI::App& app, CommandContext& context);

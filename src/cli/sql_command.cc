@@ -1,8 +1,9 @@
 // `hoglake sql`: SQL queries over the lake, run in this process by the SQL
-// engine (src/sql) against the catalog database directly:
+// engine (src/sql) against the catalog database directly, or with --server
+// by a server's query API (sql_remote.h):
 //
-//   hoglake sql [--data-dir DIR | --database-url URL] [--catalog C]
-//               [--schema S] [--snapshot N]
+//   hoglake sql [--data-dir DIR | --database-url URL | --server[=URL]]
+//               [--catalog C] [--schema S] [--snapshot N]
 //               [--format table|csv|json|jsonl|arrow|parquet] [--output FILE]
 //               [QUERY | -f FILE]
 //
@@ -10,8 +11,11 @@
 // embedded PostgreSQL must be running); --database-url any catalog
 // database. Names are catalog.schema.table, or shorter with --catalog (and
 // --schema, default "public"); a name the defaults do not resolve is looked
-// up across the lake (the one table of that name). Results are written as
-// sql_output.h says.
+// up across the lake (the one table of that name). --server alone talks to
+// the server the client commands use (--url, else $HOGLAKE_URL), with
+// $HOGLAKE_API_TOKEN; `--server URL` names it (a value that does not start
+// with http:// or https:// is the query). Results are written as
+// sql_output.h says, whichever runs them.
 //
 // Without QUERY the statements come from FILE, or from stdin: piped, they
 // run in order, each as its ';' arrives; on a terminal, an interactive
@@ -30,6 +34,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -39,9 +44,11 @@
 
 #include "catalog/catalog_service.h"
 #include "catalog/lake_tables.h"
+#include "cli/client_support.h"
 #include "cli/commands.h"
 #include "cli/sql_line_reader.h"
 #include "cli/sql_output.h"
+#include "cli/sql_remote.h"
 #include "cli/sql_statement_watch.h"
 #include "pg/embedded_postgres.h"
 #include "pg/pg_pool.h"
@@ -55,6 +62,8 @@ namespace {
 struct SqlOptions {
   std::string data_dir;
   std::string database_url;
+  bool remote = false;  // --server given
+  std::string server;   // its URL; empty: the client commands' server
   std::string catalog;
   std::string schema = "public";
   std::optional<int64_t> snapshot;
@@ -70,11 +79,16 @@ void PrintError(const Error& e) {
   std::cerr << ": " << e.message << "\n";
 }
 
-// Runs statements one at a time on one session and writes their results.
+// Runs one statement to its whole result, setting whether Ctrl-C was
+// pressed meanwhile (in this process, or on a server).
+using ExecuteStatement =
+    std::function<Result<sql::QueryResult>(const std::string& statement, bool* interrupted)>;
+
+// Runs statements one at a time and writes their results.
 class StatementRunner {
  public:
-  StatementRunner(sql::Session& session, const std::string& format, std::ostream& out)
-      : session_(session), format_(format), out_(out), spinner_(isatty(STDERR_FILENO) == 1) {}
+  StatementRunner(ExecuteStatement execute, const std::string& format, std::ostream& out)
+      : execute_(std::move(execute)), format_(format), out_(out) {}
 
   struct Outcome {
     bool ok = false;           // it ran and its result was written
@@ -85,12 +99,7 @@ class StatementRunner {
   Outcome Run(const std::string& statement) {
     Outcome outcome;
     const auto started = std::chrono::steady_clock::now();
-    Result<sql::QueryResult> result = MakeError(ErrorCode::kInternal, "not run");
-    {
-      StatementWatch watch(session_, spinner_);
-      result = session_.Execute(statement);
-      outcome.interrupted = watch.Finish();
-    }
+    Result<sql::QueryResult> result = execute_(statement, &outcome.interrupted);
     const double millis =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
@@ -108,10 +117,9 @@ class StatementRunner {
   }
 
  private:
-  sql::Session& session_;
+  const ExecuteStatement execute_;
   const std::string format_;
   std::ostream& out_;
-  const bool spinner_;
 };
 
 enum class LineCommand { kNone, kQuit, kUnknown };
@@ -188,7 +196,93 @@ std::vector<std::string> ReadStatements(LineReader& reader) {
   return statements;
 }
 
-int RunSql(const SqlOptions& options) {
+// What runs the statements: a server's query API (--server), or an engine
+// session over the catalog database.
+struct StatementBackend {
+  std::unique_ptr<RemoteSqlSession> remote;
+  std::unique_ptr<pg::PgPool> pool;
+  std::unique_ptr<catalog::CatalogService> service;
+  std::unique_ptr<catalog::LakeTables> tables;
+  std::unique_ptr<sql::Session> session;
+  ExecuteStatement execute;
+
+  Status Open(const SqlOptions& options, const CommandContext& context) {
+    const bool spinner = isatty(STDERR_FILENO) == 1;
+    if (options.remote) {
+      RemoteSqlOptions remote_options;
+      remote_options.server_url = options.server.empty() ? ServerUrl(context) : options.server;
+      remote_options.client = MakeClientOptions();
+      remote_options.default_catalog = options.catalog;
+      remote_options.default_schema = options.schema;
+      remote_options.spinner = spinner;
+      remote = std::make_unique<RemoteSqlSession>(std::move(remote_options));
+      execute = [this](const std::string& statement, bool* interrupted) {
+        return remote->Execute(statement, interrupted);
+      };
+      return Status::Ok();
+    }
+    std::string conninfo = options.database_url;
+    if (conninfo.empty()) {
+      if (options.data_dir.empty()) {
+        return MakeError(ErrorCode::kInvalidArgument,
+                         "give --data-dir (of a running hoglake serve), --database-url or "
+                         "--server");
+      }
+      conninfo = pg::EmbeddedPostgres::ConninfoFor(options.data_dir);
+    }
+    pool = std::make_unique<pg::PgPool>(conninfo, 2);
+    service =
+        std::make_unique<catalog::CatalogService>(pool.get(), catalog::CatalogServiceOptions{});
+    tables = catalog::LakeTablesOver(*service);
+    sql::SessionOptions session_options;
+    session_options.tables = tables.get();
+    session_options.default_catalog = options.catalog;
+    session_options.default_schema = options.schema;
+    session_options.at.snapshot = options.snapshot;
+    session_options.search_lake = true;
+    HOGLAKE_ASSIGN_OR_RETURN(session_options.s3, ResolveS3Config({}));
+    session = std::make_unique<sql::Session>(session_options);
+    execute = [this, spinner](const std::string& statement, bool* interrupted) {
+      StatementWatch watch(*session, spinner);
+      Result<sql::QueryResult> result = session->Execute(statement);
+      *interrupted = watch.Finish();
+      return result;
+    };
+    return Status::Ok();
+  }
+};
+
+// --server's value when it is no URL: the query CLI11 took for one
+// (`--server "SELECT 1"`). false when a query was given besides.
+bool TakeQueryFromServer(SqlOptions& options) {
+  if (options.server.empty() || options.server.starts_with("http://") ||
+      options.server.starts_with("https://")) {
+    return true;
+  }
+  if (!options.query.empty()) return false;
+  options.query = std::move(options.server);
+  options.server.clear();
+  return true;
+}
+
+int RunSql(SqlOptions options, const CommandContext& context) {
+  if (options.remote) {
+    if (!TakeQueryFromServer(options)) {
+      std::cerr << "hoglake sql: --server '" << options.server
+                << "' is not an http:// or https:// URL\n";
+      return 2;
+    }
+    if (!options.data_dir.empty() || !options.database_url.empty()) {
+      std::cerr << "hoglake sql: --server runs the statements on the server: give it without "
+                   "--data-dir and --database-url\n";
+      return 2;
+    }
+    if (options.snapshot) {
+      std::cerr << "hoglake sql: --snapshot is not supported with --server (the query API reads "
+                   "the current snapshot)\n";
+      return 2;
+    }
+  }
   if (!options.file.empty() && !options.query.empty()) {
     std::cerr << "hoglake sql: give the query or -f FILE, not both\n";
     return 2;
@@ -214,31 +308,11 @@ int RunSql(const SqlOptions& options) {
       return 1;
     }
   }
-  std::string conninfo = options.database_url;
-  if (conninfo.empty()) {
-    if (options.data_dir.empty()) {
-      std::cerr << "hoglake sql: give --data-dir (of a running hoglake serve) or --database-url\n";
-      return 1;
-    }
-    conninfo = pg::EmbeddedPostgres::ConninfoFor(options.data_dir);
-  }
-  pg::PgPool pool(conninfo, 2);
-  catalog::CatalogService service(&pool, catalog::CatalogServiceOptions{});
-  std::unique_ptr<catalog::LakeTables> tables = catalog::LakeTablesOver(service);
-  sql::SessionOptions session_options;
-  session_options.tables = tables.get();
-  session_options.default_catalog = options.catalog;
-  session_options.default_schema = options.schema;
-  session_options.at.snapshot = options.snapshot;
-  session_options.search_lake = true;
-  auto s3 = ResolveS3Config({});
-  if (!s3.ok()) {
-    std::cerr << "hoglake sql: " << s3.error().message << "\n";
+  StatementBackend backend;
+  if (Status opened = backend.Open(options, context); !opened.ok()) {
+    std::cerr << "hoglake sql: " << opened.error().message << "\n";
     return 1;
   }
-  session_options.s3 = *s3;
-  sql::Session session(session_options);
-
   std::ofstream file;
   if (!options.output.empty()) {
     file.open(options.output, std::ios::binary | std::ios::trunc);
@@ -248,7 +322,7 @@ int RunSql(const SqlOptions& options) {
     }
   }
   std::ostream& out = options.output.empty() ? std::cout : file;
-  StatementRunner runner(session, options.format, out);
+  StatementRunner runner(backend.execute, options.format, out);
   if (!options.query.empty()) return runner.Run(options.query).ok ? 0 : 1;
   if (interactive) {
     std::unique_ptr<LineReader> prompt = TerminalLineReader(
@@ -272,10 +346,16 @@ int RunSql(const SqlOptions& options) {
 void RegisterSqlCommand(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<SqlOptions>();
   CLI::App* sql = app.add_subcommand(
-      "sql", "Run SQL over the lake (in this process): a query, a script, or a prompt");
+      "sql",
+      "Run SQL over the lake (in this process, or on a server with --server): a query, a "
+      "script, or a prompt");
   sql->add_option("--data-dir", options->data_dir,
                   "Data directory of a running `hoglake serve` (its embedded PostgreSQL)");
   sql->add_option("--database-url", options->database_url, "The catalog database");
+  sql->add_option("--server", options->server,
+                  "Run the statements on this server's query API (no URL: --url, else "
+                  "$HOGLAKE_URL; token from $HOGLAKE_API_TOKEN)")
+      ->expected(0, 1);
   sql->add_option("--catalog", options->catalog, "Default catalog for unqualified names");
   sql->add_option("--schema", options->schema, "Default schema (namespace)");
   sql->add_option("--snapshot", options->snapshot, "Read the catalog at this snapshot id");
@@ -286,7 +366,10 @@ void RegisterSqlCommand(CLI::App& app, CommandContext& context) {
   sql->add_option("-f,--file", options->file, "Run the statements of this file");
   sql->add_option("query", options->query,
                   "The SQL query (none: statements from stdin, or a prompt on a terminal)");
-  sql->callback([options, &context] { context.exit_code = RunSql(*options); });
+  sql->callback([sql, options, &context] {
+    options->remote = sql->count("--server") > 0;
+    context.exit_code = RunSql(*options, context);
+  });
 }
 
 }  // namespace hoglake::cli

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace hoglake::cli {
 namespace {
@@ -25,7 +26,12 @@ std::string Grouped(int64_t n) {
 }  // namespace
 
 StatementWatch::StatementWatch(sql::Session& session, bool spinner)
-    : session_(session), spinner_(spinner), thread_([this] { Watch(); }) {}
+    : StatementWatch(StatementControl{[&session] { session.Cancel(); },
+                                      [&session] { return session.RowsScannedSoFar(); }},
+                     spinner) {}
+
+StatementWatch::StatementWatch(StatementControl control, bool spinner)
+    : control_(std::move(control)), spinner_(spinner), thread_([this] { Watch(); }) {}
 
 StatementWatch::~StatementWatch() { Finish(); }
 
@@ -47,7 +53,7 @@ void StatementWatch::Watch() {
   while (!wake_.wait_for(lock, kTick, [this] { return done_; })) {
     const bool cancelling = interrupts_.count() > 0;
     // Again every tick: a Cancel that lands before Execute starts is reset.
-    if (cancelling) session_.Cancel();
+    if (cancelling) control_.cancel();
     const auto elapsed = std::chrono::steady_clock::now() - started;
     if (spinner_ && elapsed >= kSpinnerAfter) {
       Draw(elapsed, frame++, cancelling);
@@ -63,9 +69,10 @@ void StatementWatch::Watch() {
 void StatementWatch::Draw(std::chrono::steady_clock::duration elapsed, int frame, bool cancelling) {
   static const char kFrames[] = {'|', '/', '-', '\\'};
   const double seconds = std::chrono::duration<double>(elapsed).count();
-  const std::string rows = Grouped(session_.RowsScannedSoFar());
-  std::fprintf(stderr, "\r\033[K%c %.1f s, %s rows scanned%s", kFrames[frame % 4], seconds,
-               rows.c_str(), cancelling ? " (cancelling)" : " (Ctrl-C cancels)");
+  const std::string rows =
+      control_.rows_scanned ? ", " + Grouped(control_.rows_scanned()) + " rows scanned" : "";
+  std::fprintf(stderr, "\r\033[K%c %.1f s%s%s", kFrames[frame % 4], seconds, rows.c_str(),
+               cancelling ? " (cancelling)" : " (Ctrl-C cancels)");
   std::fflush(stderr);
 }
 

@@ -5,6 +5,11 @@
 // second a line on stderr shows the time it has taken and the rows its
 // scans have read so far, erased when it ends.
 //
+// A statement run elsewhere (on a server, sql_remote.h) is watched through
+// a StatementControl: its `cancel` is called on every tick after Ctrl-C
+// (so it must be cheap to repeat), and without `rows_scanned` the spinner
+// shows the time alone.
+//
 //   bool interrupted;
 //   {
 //     StatementWatch watch(session, isatty(STDERR_FILENO));
@@ -15,6 +20,8 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -23,9 +30,16 @@
 
 namespace hoglake::cli {
 
+// How a watch acts on the statement it watches.
+struct StatementControl {
+  std::function<void()> cancel;
+  std::function<int64_t()> rows_scanned;  // empty: not known while it runs
+};
+
 class StatementWatch {
  public:
   StatementWatch(sql::Session& session, bool spinner);
+  StatementWatch(StatementControl control, bool spinner);
   ~StatementWatch();
   StatementWatch(const StatementWatch&) = delete;
   StatementWatch& operator=(const StatementWatch&) = delete;
@@ -37,7 +51,7 @@ class StatementWatch {
   void Watch();
   void Draw(std::chrono::steady_clock::duration elapsed, int frame, bool cancelling);
 
-  sql::Session& session_;
+  const StatementControl control_;
   const bool spinner_;
   InterruptScope interrupts_{InterruptScope::Mode::kStatement};
   std::mutex mutex_;

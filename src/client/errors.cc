@@ -16,6 +16,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cctype>
 #include <memory>
 
 namespace hoglake::client {
@@ -202,6 +203,21 @@ Error ErrorFromResponse(long http_status, std::string_view body, bool on_commit)
       const std::string_view name(m.name.GetString(), m.name.GetStringLength());
       if (name == "error" && m.value.IsString()) {
         wire_code.emplace(m.value.GetString(), m.value.GetStringLength());
+      } else if (name == "error" && m.value.IsObject()) {
+        // The query API's Hotdata body: {"error": {"code", "message"}}.
+        auto code_member = m.value.FindMember("code");
+        if (code_member != m.value.MemberEnd() && code_member->value.IsString()) {
+          std::string lowered(code_member->value.GetString(),
+                              code_member->value.GetStringLength());
+          for (char& c : lowered) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          }
+          wire_code = std::move(lowered);
+        }
+        auto message = m.value.FindMember("message");
+        if (message != m.value.MemberEnd() && message->value.IsString()) {
+          detail.emplace(message->value.GetString(), message->value.GetStringLength());
+        }
       } else if (name == "detail") {
         detail = m.value.IsString() ? std::string(m.value.GetString(), m.value.GetStringLength())
                                     : Compact(m.value);

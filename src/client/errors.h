@@ -7,7 +7,9 @@
 // other members (`tables`, `read_snapshot`, `retry`) as JSON text without
 // braces. A body without a known code falls back to the status's code
 // (404 → kNotFound, 409 → kCommitConflict, 410 → kExpired, 422 → kValidation,
-// 503 → kUnavailable, anything else → kInternal).
+// 503 → kUnavailable, anything else → kInternal). The query API's Hotdata
+// body, {"error": {"code": "UNAUTHORIZED", "message": …}}, reads the same
+// way with its code lower-cased: "unauthorized: <message> (HTTP 401)".
 //
 // Client-made refusals use the same codes: a pre-flight incarnation check
 // that fails is kTableRecreated (message "... was recreated ..."), a batch

@@ -21,6 +21,15 @@ TEST(ErrorFromResponseTest, TableRecreatedFullBody) {
   EXPECT_EQ(ErrorTables(e), std::vector<std::string>{"ns1.events"});
 }
 
+TEST(ErrorFromResponseTest, QueryApiBodyGivesItsCodeAndMessage) {
+  Error e = ErrorFromResponse(
+      401, R"({"error":{"code":"UNAUTHORIZED","message":"the API token is not valid"}})");
+  EXPECT_EQ(e.message, "unauthorized: the API token is not valid (HTTP 401)");
+  Error bad = ErrorFromResponse(400, R"({"error":{"code":"BAD_REQUEST","message":"no sql"}})");
+  EXPECT_EQ(bad.code, ErrorCode::kBadRequest);
+  EXPECT_EQ(bad.message, "bad_request: no sql (HTTP 400)");
+}
+
 TEST(ErrorFromResponseTest, TableRecreatedCodeOnly) {
   Error e = ErrorFromResponse(409, R"({"error":"table_recreated"})");
   EXPECT_EQ(e.code, ErrorCode::kTableRecreated);

@@ -9,6 +9,7 @@
 #include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -119,6 +120,23 @@ class TerminalCli {
 
   void Type(const std::string& keys) {
     ASSERT_EQ(write(master_, keys.data(), keys.size()), static_cast<ssize_t>(keys.size()));
+  }
+
+  // Waits until the program's line editor reads the keys itself (the
+  // terminal out of canonical mode); false when it does not in time. The
+  // editor shows its prompt before it leaves canonical mode, and a Ctrl-D
+  // typed in between is taken by the kernel's line discipline as an
+  // end-of-file mark, which does not survive the switch: type it only once
+  // this is true.
+  bool AwaitLineEditor() {
+    const auto deadline = std::chrono::steady_clock::now() + kPatience;
+    while (std::chrono::steady_clock::now() < deadline) {
+      struct termios mode {};
+      if (tcgetattr(master_, &mode) == 0 && (mode.c_lflag & ICANON) == 0) return true;
+      if (closed_) return false;
+      ReadSome();
+    }
+    return false;
   }
 
   void Signal(int signal) { kill(pid_, signal); }

@@ -117,6 +117,7 @@ TEST_F(SqlCliTest, PromptRunsEditsCancelsAndKeepsHistory) {
     cli.Type("SELECT 4 AS four;\r");
     ASSERT_TRUE(cli.Expect("four")) << cli.shown();
     ASSERT_TRUE(cli.Expect(prompt)) << cli.shown();
+    ASSERT_TRUE(cli.AwaitLineEditor()) << cli.shown();
     cli.Type("\x04");  // Ctrl-D
     EXPECT_EQ(cli.Wait(), 0) << cli.shown();
     // Three results; only the cancelled statement failed (the dropped one

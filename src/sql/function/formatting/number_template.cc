@@ -367,8 +367,8 @@ std::string Finish(const NumberTemplate& t, std::string digits, char sign) {
     digits[static_cast<size_t>(shifted.pre)] = '.';
   }
   std::string out = Writer(shifted, std::move(digits), sign, pre_spaces).Run();
-  // "nan" and "inf" are shorter than the digit positions: PostgreSQL's
-  // text ends where the value's characters ran out.
+  // "NaN" can be shorter than the digit positions: PostgreSQL's text ends
+  // where the value's characters ran out.
   out.resize(std::min(out.size(), out.find('\0')));
   return out;
 }
@@ -523,8 +523,12 @@ Result<std::string> FormatDouble(const NumberTemplate& t, double value, int sign
                    : value * multi;
   }
   // At most `significant` digits (DBL_DIG or FLT_DIG), as PostgreSQL.
-  std::snprintf(buf, sizeof(buf), "%.0f", std::fabs(value));
-  const int int_len = static_cast<int>(std::string_view(buf).size());
+  // PostgreSQL's printf writes NaN as "NaN" and infinities as "Infinity".
+  const bool finite = std::isfinite(value);
+  if (finite) std::snprintf(buf, sizeof(buf), "%.0f", std::fabs(value));
+  const int int_len = finite              ? static_cast<int>(std::string_view(buf).size())
+                      : std::isnan(value) ? 3
+                                          : 8;
   int post = t.post;
   if (int_len >= significant) {
     post = 0;
@@ -532,7 +536,9 @@ Result<std::string> FormatDouble(const NumberTemplate& t, double value, int sign
     post = significant - int_len;
   }
   if (std::isnan(value)) {
-    std::snprintf(buf, sizeof(buf), "%snan", std::signbit(value) ? "-" : "");
+    std::snprintf(buf, sizeof(buf), "NaN");
+  } else if (!finite) {
+    std::snprintf(buf, sizeof(buf), "%sInfinity", value < 0 ? "-" : "");
   } else {
     std::snprintf(buf, sizeof(buf), "%.*f", post, value);
   }

@@ -126,8 +126,8 @@ Result<NumberTemplate> ParseNumberTemplate(std::string_view text);
 Result<std::string> FormatDecimal(const NumberTemplate& format, __int128 unscaled, int scale);
 // to_char of a double precision (`significant` = 15) or a real (6, the
 // value then being a float): at most that many significant digits, as
-// PostgreSQL; NaN and infinities as '#' with EEEE, else as "nan"/"inf"
-// written into the digit positions.
+// PostgreSQL; NaN and infinities as '#' with EEEE, else as PostgreSQL
+// prints them ("NaN" in the digit positions, an infinity overflows to '#').
 Result<std::string> FormatDouble(const NumberTemplate& format, double value, int significant);
 
 }  // namespace hoglake::sql::formatting

@@ -377,10 +377,10 @@ class Reader {
         HOGLAKE_RETURN_IF_ERROR(ReadInt(at, &parts_.cc).status());
         break;
       case K::kYCommaYYY: {
-        int thousands = 0, rest = 0;
+        int64_t thousands = 0, rest = 0;
         std::string_view s = text_.substr(pos_);
         size_t i = 0;
-        auto read = [&](size_t max_digits, int* v) {
+        auto read = [&](size_t max_digits, int64_t* v) {
           while (i < s.size() && IsSpace(s[i])) ++i;
           bool negative = false;
           if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
@@ -392,7 +392,7 @@ class Reader {
           if (negative) *v = -*v;
           return i > from;
         };
-        bool ok = read(9, &thousands) && i < s.size() && s[i] == ',';
+        bool ok = read(18, &thousands) && i < s.size() && s[i] == ',';
         if (ok) {
           ++i;
           ok = read(3, &rest);
@@ -401,7 +401,12 @@ class Reader {
           return SqlError(SqlErrorKind::kInvalidDatetimeFormat,
                           "invalid input string for \"Y,YYY\"");
         }
-        HOGLAKE_RETURN_IF_ERROR(SetOnce(&parts_.year, thousands * 1000 + rest, n));
+        const int64_t year = thousands * 1000 + rest;
+        if (year < INT_MIN || year > INT_MAX) {
+          return SqlError(SqlErrorKind::kDatetimeFieldOverflow,
+                          "value for \"Y,YYY\" in source string is out of range");
+        }
+        HOGLAKE_RETURN_IF_ERROR(SetOnce(&parts_.year, static_cast<int>(year), n));
         parts_.yysz = 4;
         pos_ += i;
         break;
@@ -477,7 +482,7 @@ Result<Assembled> Assemble(const DatetimeTemplate& format, std::string_view text
     if (p.pm != 0 && a.hour < 12) a.hour += 12;
     if (p.pm == 0 && a.hour == 12) a.hour = 0;
   }
-  int cc = p.cc;
+  int64_t cc = p.cc;  // 64 bits: no overflow in the century arithmetic
   if (p.year != 0) {
     if (cc != 0 && p.yysz <= 2) {
       if (p.bc != 0) cc = -cc;
@@ -488,7 +493,7 @@ Result<Assembled> Assemble(const DatetimeTemplate& format, std::string_view text
         a.year = cc * 100 + (cc >= 0 ? 0 : 1);
       }
     } else {
-      a.year = p.bc != 0 ? -p.year : p.year;
+      a.year = p.bc != 0 ? -static_cast<int64_t>(p.year) : p.year;
       if (a.year < 0) ++a.year;
     }
     has_year = true;

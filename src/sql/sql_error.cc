@@ -27,6 +27,8 @@ const std::vector<SqlErrorKindInfo>& AllSqlErrorKinds() {
        C::kInvalidArgument},
       {K::kInvalidDatetimeFormat, "22007", "invalid_datetime_format", C::kInvalidArgument},
       {K::kDatetimeFieldOverflow, "22008", "datetime_field_overflow", C::kInvalidArgument},
+      {K::kInvalidTimeZoneDisplacement, "22009", "invalid_time_zone_displacement_value",
+       C::kInvalidArgument},
       {K::kStringDataRightTruncation, "22001", "string_data_right_truncation",
        C::kInvalidArgument},
       {K::kInvalidParameterValue, "22023", "invalid_parameter_value", C::kInvalidArgument},

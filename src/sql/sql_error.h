@@ -35,6 +35,7 @@ enum class SqlErrorKind {
   kInvalidTextRepresentation,// 22P02
   kInvalidDatetimeFormat,    // 22007
   kDatetimeFieldOverflow,    // 22008
+  kInvalidTimeZoneDisplacement,  // 22009
   kStringDataRightTruncation,// 22001
   kInvalidParameterValue,    // 22023
   kInvalidEscapeSequence,    // 22025 (LIKE's escape)

@@ -35,6 +35,10 @@ extern const RowFunction kMakeDate, kMakeTime, kMakeTimestamp, kMakeInterval, kD
 std::string IntervalBytes(int32_t months, int32_t days, int64_t micros);
 void ReadInterval(std::string_view bytes, int32_t* months, int32_t* days, int64_t* micros);
 
+// formatting/formatting_functions.cc: to_char of datetimes, intervals and
+// numbers; to_date and to_timestamp(text, text).
+extern const ScalarFunction kToChar, kToDate, kToTimestampText;
+
 // regex_functions.cc
 extern const RowFunction kRegexMatchOperator, kRegexpLike, kRegexpReplace, kRegexpCount,
     kRegexpSubstr, kRegexpMatch, kRegexpSplitToArray;

@@ -13,7 +13,7 @@
 #include "cli/sql_statement_watch.h"
 #include "columnar/ipc/ipc_reader.h"
 #include "common/json_writer.h"
-#include "query/result_format.h"
+#include "query/result_arrow.h"
 #include "sql/sql_error.h"
 
 namespace hoglake::cli {
@@ -47,16 +47,6 @@ Error RunError(const std::string& message, const std::string& sqlstate) {
   Error error = MakeError(ErrorCode::kBadRequest, message);
   error.detail.sqlstate = sqlstate;
   return error;
-}
-
-// Whether `type` holds a 16-byte fixed-size binary, the carrier interval and
-// uuid share: the stream alone cannot say which.
-bool HasAmbiguousCarrier(const columnar::DataType& type) {
-  if (type.id == columnar::TypeId::kFixedSizeBinary && type.byte_width == 16) return true;
-  for (const columnar::Field& child : type.children) {
-    if (HasAmbiguousCarrier(*child.type)) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -176,19 +166,29 @@ Result<sql::QueryResult> RemoteSqlSession::FetchResult(const std::string& result
     return MakeError(ErrorCode::kInvalidData, "the result ", result_id,
                      " is not a readable Arrow IPC stream: ", decoded.error().message);
   }
-  for (const columnar::Field& field : decoded->first->fields) {
-    if (HasAmbiguousCarrier(*field.type)) {
-      return MakeError(ErrorCode::kNotImplemented, "column \"", field.name,
-                       "\" is an interval or uuid, which the query API's Arrow stream cannot tell "
-                       "apart: cast it to text, or run the query in process");
-    }
-  }
+  // Back to the engine's carriers, which the output writers read.
+  const columnar::Schema& arrow = *decoded->first;
+  auto carrier = std::make_shared<columnar::Schema>();
+  carrier->metadata = arrow.metadata;
   sql::QueryResult result;
-  result.schema = std::move(decoded->first);
-  result.batches = std::move(decoded->second);
-  const std::vector<sql::SqlType> types = query::ResultColumnTypes(*result.schema, {});
-  for (size_t c = 0; c < types.size(); ++c) {
-    result.columns.push_back(sql::ResultColumn{result.schema->fields[c].name, types[c]});
+  for (const columnar::Field& field : arrow.fields) {
+    Result<sql::SqlType> type = query::ArrowResultSqlType(field);
+    if (!type.ok()) {
+      return MakeError(ErrorCode::kInvalidData, "the result ", result_id, " has column \"",
+                       field.name, "\" of Arrow type ", field.type->ToString(),
+                       ", which is no SQL type");
+    }
+    result.columns.push_back(sql::ResultColumn{field.name, *type});
+    carrier->fields.push_back(query::CarrierResultField(field));
+  }
+  result.schema = carrier;
+  for (const columnar::RecordBatch& batch : decoded->second) {
+    auto retyped = query::RetypeBatch(batch, result.schema);
+    if (!retyped.ok()) {
+      return MakeError(ErrorCode::kInvalidData, "the result ", result_id, ": ",
+                       retyped.error().message);
+    }
+    result.batches.push_back(std::move(*retyped));
   }
   return result;
 }

@@ -8,7 +8,9 @@
 // and a succeeded run's result fetched from GET /v1/results/{id} as an
 // Arrow IPC stream (format=arrow) and decoded into the sql::QueryResult the
 // in-process mode writes (sql_output.h), column types read from the
-// stream's schema. Requests carry HOGLAKE_API_TOKEN as the bearer token.
+// stream's schema (intervals arrive as interval[month_day_nano], uuids as
+// arrow.uuid: result_arrow.h). Requests carry HOGLAKE_API_TOKEN as the
+// bearer token.
 //
 // Ctrl-C while a statement runs (StatementWatch) asks the server to cancel
 // the run (POST /v1/query-runs/{id}/cancel, once); the run then ends
@@ -18,9 +20,7 @@
 // error, naming the server.
 //
 // Not across the API: --snapshot (the query API reads the current
-// snapshot), and interval and uuid columns (at any nesting), whose shared
-// Arrow carrier cannot say which they are: the statement fails with
-// kNotImplemented naming the column. The table's header names a numeric by
+// snapshot). The table's header names a numeric by
 // its carrier's precision (numeric(38,1) for a bare numeric) and a json
 // column as text; the values are the same.
 #pragma once

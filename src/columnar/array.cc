@@ -3,7 +3,8 @@
 namespace hoglake::columnar {
 
 std::string_view ArrayData::GetView(int64_t i) const {
-  if (type->id == TypeId::kFixedSizeBinary || type->id == TypeId::kDecimal128) {
+  if (type->id == TypeId::kFixedSizeBinary || type->id == TypeId::kDecimal128 ||
+      type->id == TypeId::kIntervalMonthDayNano) {
     const int64_t width = type->byte_width;
     const auto* base = buffers[1]->data() + (offset + i) * width;
     return std::string_view(reinterpret_cast<const char*>(base), static_cast<size_t>(width));

@@ -209,6 +209,7 @@ std::unique_ptr<ArrayBuilder> MakeBuilder(const DataTypePtr& type) {
     case TypeId::kBinary:
       return std::make_unique<BinaryBuilder>(type);
     case TypeId::kFixedSizeBinary:
+    case TypeId::kIntervalMonthDayNano:
       return std::make_unique<FixedSizeBinaryBuilder>(type);
     case TypeId::kList:
       return std::make_unique<ListBuilder>(type);

@@ -141,6 +141,8 @@ Result<std::string> FormatOf(const DataType& type) {
       return std::string("z");
     case TypeId::kFixedSizeBinary:
       return "w:" + std::to_string(type.byte_width);
+    case TypeId::kIntervalMonthDayNano:
+      return std::string("tin");
     case TypeId::kList:
       return std::string("+l");
     case TypeId::kStruct:
@@ -541,6 +543,7 @@ class SchemaImporter {
     if (f == "tdD") return leaf(Date32());
     if (f == "ttu") return leaf(Time64(TimeUnit::kMicro));
     if (f == "ttn") return leaf(Time64(TimeUnit::kNano));
+    if (f == "tin") return leaf(IntervalMonthDayNano());
     if (f.size() >= 4 && f.starts_with("ts") && f[3] == ':') {
       TimeUnit unit;
       switch (f[2]) {

@@ -32,14 +32,14 @@
 //
 // Formats: every type of type.h is exported ("b", "c"/"C"/"s"/"S"/"i"/"I"/
 // "l"/"L", "f"/"g", "d:P,S", "tdD", "ttu"/"ttn", "ts{s,m,u,n}:TZ", "u", "z",
-// "w:N", "+l", "+s", "+m"). Import additionally accepts "U"/"Z" (large
+// "w:N", "tin", "+l", "+s", "+m"). Import additionally accepts "U"/"Z" (large
 // utf8/binary) and "+L" (large list), converting their 64-bit offsets to
 // int32 when the data fits in 2 GiB — but only where the array is imported
 // together with its schema (ImportArray(ArrowArray*, ArrowSchema*),
 // ImportRecordBatch(ArrowArray*, ArrowSchema*), CStreamReader), since our
 // DataType cannot remember the foreign offset width; ImportField/ImportSchema
 // /ImportType report them as NotImplemented. Other formats (date64, time32,
-// durations, intervals, float16, null, views, unions, fixed-size lists,
+// durations, intervals other than "tin", float16, null, views, unions, fixed-size lists,
 // run-end encoded, decimal256, dictionary-encoded fields) are NotImplemented
 // with the format named.
 //

@@ -122,6 +122,17 @@ void AppendJsonValue(const ArrayData& a, int64_t i, std::string* out) {
       }
       out->push_back('"');
       return;
+    case TypeId::kIntervalMonthDayNano: {
+      const std::string_view bytes = a.GetView(i);
+      int32_t months, days;
+      int64_t nanos;
+      std::memcpy(&months, bytes.data(), 4);
+      std::memcpy(&days, bytes.data() + 4, 4);
+      std::memcpy(&nanos, bytes.data() + 8, 8);
+      out->append("{\"months\":" + std::to_string(months) + ",\"days\":" + std::to_string(days) +
+                  ",\"nanoseconds\":" + std::to_string(nanos) + "}");
+      return;
+    }
     case TypeId::kList: {
       const int32_t* offsets = a.offsets();
       out->push_back('[');

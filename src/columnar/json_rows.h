@@ -9,7 +9,8 @@
 //   uuid; other fixed sizes → base64; date32 → "YYYY-MM-DD"; time64 →
 //   "HH:MM:SS.ffffff" (digits by unit); timestamp → ISO-8601 with fraction
 //   digits by unit and "Z" when it has a time zone; list → array; struct →
-//   object; map → array of {"key": …, "value": …}; null → null.
+//   object; map → array of {"key": …, "value": …}; month_day_nano interval
+//   → {"months": m, "days": d, "nanoseconds": n}; null → null.
 #pragma once
 
 #include <string>

@@ -109,6 +109,7 @@ int DataType::bit_width() const {
     case TypeId::kTimestamp:
       return 64;
     case TypeId::kDecimal128:
+    case TypeId::kIntervalMonthDayNano:
       return 128;
     case TypeId::kFixedSizeBinary:
       return byte_width * 8;
@@ -195,6 +196,8 @@ std::string DataType::ToString() const {
       return "binary";
     case TypeId::kFixedSizeBinary:
       return "fixed_size_binary[" + std::to_string(byte_width) + "]";
+    case TypeId::kIntervalMonthDayNano:
+      return "month_day_nano_interval";
     case TypeId::kList:
       return "list<" + children[0].ToString() + ">";
     case TypeId::kStruct: {
@@ -285,6 +288,16 @@ DataTypePtr FixedSizeBinary(int32_t byte_width) {
   type->id = TypeId::kFixedSizeBinary;
   type->byte_width = byte_width;
   return type;
+}
+
+DataTypePtr IntervalMonthDayNano() {
+  static const DataTypePtr kType = [] {
+    auto type = std::make_shared<DataType>();
+    type->id = TypeId::kIntervalMonthDayNano;
+    type->byte_width = 16;
+    return type;
+  }();
+  return kType;
 }
 
 DataTypePtr Decimal128(int32_t precision, int32_t scale) {

@@ -4,7 +4,8 @@
 // maps to (see docs/types.md): bool, signed/unsigned ints of 8–64 bits,
 // float32/64, decimal128(p ≤ 38, s), date32, time64(us), timestamp(s/ms/us/ns,
 // optional time zone), utf8, binary, fixed_size_binary(n), list, struct and
-// map. Layouts follow the Arrow columnar format, so data moves to and from
+// map, plus interval[month_day_nano] for query results handed to Arrow users
+// (never a catalog column). Layouts follow the Arrow columnar format, so data moves to and from
 // other Arrow implementations (C Data Interface, IPC) without conversion.
 //
 // Catalog-level meaning rides on field metadata, as other Arrow tools do it:
@@ -47,6 +48,9 @@ enum class TypeId : uint8_t {
   kUtf8,
   kBinary,
   kFixedSizeBinary,
+  // interval[month_day_nano]: 16-byte values of months int32, days int32,
+  // nanoseconds int64 (little-endian, in that order); byte_width 16.
+  kIntervalMonthDayNano,
   kList,
   kStruct,
   kMap,
@@ -61,6 +65,7 @@ int64_t TicksPerSecond(TimeUnit unit);
 
 inline constexpr std::string_view kFieldIdKey = "PARQUET:field_id";
 inline constexpr std::string_view kExtensionNameKey = "ARROW:extension:name";
+inline constexpr std::string_view kExtensionMetadataKey = "ARROW:extension:metadata";
 inline constexpr std::string_view kJsonExtension = "arrow.json";
 inline constexpr std::string_view kUuidExtension = "arrow.uuid";
 
@@ -97,7 +102,7 @@ struct DataType {
   // decimal128
   int32_t precision = 0;
   int32_t scale = 0;
-  // fixed_size_binary: byte width; decimal128: 16
+  // fixed_size_binary: byte width; decimal128, interval[month_day_nano]: 16
   int32_t byte_width = 0;
   // time64, timestamp
   TimeUnit unit = TimeUnit::kMicro;
@@ -163,6 +168,7 @@ DataTypePtr Binary();
 DataTypePtr Time64(TimeUnit unit = TimeUnit::kMicro);
 DataTypePtr Timestamp(TimeUnit unit, std::string timezone = "");
 DataTypePtr FixedSizeBinary(int32_t byte_width);
+DataTypePtr IntervalMonthDayNano();
 // Precision 1..38 and 0 ≤ scale ≤ precision are checked by Validate, and by
 // MakeDecimal128 which reports them.
 DataTypePtr Decimal128(int32_t precision, int32_t scale);

@@ -92,6 +92,8 @@ Result<TypeSpec> FromArrow(const Field& field, int depth) {
     case TypeId::kFixedSizeBinary:
       if (type.byte_width != 16) return Unsupported(field, "only 16-byte fixed binary (uuid)");
       return TypeSpec(ColumnType::kUuid);
+    case TypeId::kIntervalMonthDayNano:
+      return Unsupported(field, "intervals are not a catalog column type");
     case TypeId::kMap: {
       HOGLAKE_RETURN_IF_ERROR(FromArrow(type.map_key(), depth + 1));
       HOGLAKE_RETURN_IF_ERROR(FromArrow(type.map_value(), depth + 1));

@@ -9,6 +9,7 @@
 #include "common/encoding.h"
 #include "common/json_text.h"
 #include "common/json_writer.h"
+#include "query/result_arrow.h"
 #include "sql/types/value.h"
 
 namespace hoglake::query {
@@ -157,6 +158,12 @@ Result<std::unique_ptr<ResultRenderer>> ResultRenderer::Open(
   r.skip_ = offset;
   r.left_ = limit.value_or(INT64_MAX);
   if (format == ResultFormat::kArrow) {
+    auto arrow_schema = std::make_shared<columnar::Schema>();
+    arrow_schema->metadata = schema->metadata;
+    for (size_t c = 0; c < schema->fields.size(); ++c) {
+      arrow_schema->fields.push_back(ArrowResultField(schema->fields[c], r.types_[c]));
+    }
+    r.arrow_schema_ = std::move(arrow_schema);
     r.ipc_ = std::make_unique<columnar::IpcStreamWriter>([&r](std::string_view bytes) {
       r.out_->append(bytes);
       return Status::Ok();
@@ -185,7 +192,11 @@ Result<bool> ResultRenderer::Next(std::string* piece) {
         skip_ -= next->num_rows;
         continue;
       }
-      batch_ = std::move(next);
+      if (format_ == ResultFormat::kArrow) {
+        HOGLAKE_ASSIGN_OR_RETURN(batch_, RetypeBatch(*next, arrow_schema_));
+      } else {
+        batch_ = std::move(next);
+      }
       batch_row_ = skip_;
       skip_ = 0;
     }
@@ -207,7 +218,7 @@ Status ResultRenderer::RenderHead() {
   std::string& out = *out_;
   switch (format_) {
     case ResultFormat::kArrow:
-      return ipc_->Start(*reader_->schema());
+      return ipc_->Start(*arrow_schema_);
     case ResultFormat::kJson:
       out += "{\"result_id\":";
       AppendJsonString(result_id_, &out);

@@ -1,7 +1,8 @@
 // Renders a stored result (ResultReader) in the formats GET /v1/results
 // serves (hotdata-api.md §2.5):
 //   arrow     the Arrow IPC stream format (schema, batches, end marker);
-//             raw IEEE floats
+//             raw IEEE floats; intervals as interval[month_day_nano] and
+//             uuids as arrow.uuid (result_arrow.h)
 //   json      {"result_id", "status": "ready", "columns", "nullable",
 //             "rows": [[…]], "row_count"}: row-major values — booleans,
 //             integers and numerics as JSON numbers, NaN/±Infinity as null,
@@ -77,6 +78,7 @@ class ResultRenderer {
   std::vector<bool> nullable_;  // per column, from the stored schema
   std::vector<bool> nan_columns_;
   std::unique_ptr<columnar::IpcStreamWriter> ipc_;
+  columnar::SchemaPtr arrow_schema_;  // the stream's schema (ArrowResultField)
   std::string* out_ = nullptr;  // where the piece being rendered goes
   std::optional<columnar::RecordBatch> batch_;  // the row group being rendered
   int64_t batch_row_ = 0;  // its next row to render

@@ -121,6 +121,7 @@ void AppendRandom(ArrayBuilder& b, const Field& field, Rng& rng) {
       static_cast<BinaryBuilder&>(b).Append(RandomBytes(rng, r % 9));
       return;
     case TypeId::kFixedSizeBinary:
+    case TypeId::kIntervalMonthDayNano:
       ASSERT_TRUE(static_cast<FixedSizeBinaryBuilder&>(b)
                       .Append(RandomBytes(rng, static_cast<size_t>(type.byte_width)))
                       .ok());
@@ -197,6 +198,8 @@ SchemaPtr EveryTypeSchema() {
         40),
       F("empty", Struct({}), 46),
       F("mm", Map(Int64(), Map(Utf8(), Bool())), 47),
+      F("ivl", IntervalMonthDayNano(), 48),
+      F("ivls", List(F("element", IntervalMonthDayNano(), 50)), 49),
   };
   return std::make_shared<Schema>(
       Schema{fields, {{"origin", "hoglake ipc test"}, {"empty value", ""}}});
@@ -948,6 +951,39 @@ TEST(IpcTest, UnsupportedArrowTypesAreNotImplemented) {
   flatbuffers::FlatBufferBuilder fbb2;
   auto d = FbField(fbb2, "d", fb::Type_Duration, fb::CreateDuration(fbb2).Union());
   ExpectError(ReadIpcStream(FbSchemaMessage(fbb2, {d})), ErrorCode::kNotImplemented, "Duration");
+  // Intervals: month_day_nano only.
+  flatbuffers::FlatBufferBuilder fbb3;
+  auto ym = FbField(fbb3, "ym", fb::Type_Interval,
+                    fb::CreateInterval(fbb3, fb::IntervalUnit_YEAR_MONTH).Union());
+  ExpectError(ReadIpcStream(FbSchemaMessage(fbb3, {ym})), ErrorCode::kNotImplemented,
+              "interval unit YEAR_MONTH");
+}
+
+// interval[month_day_nano] is Arrow's Interval type with that unit, its
+// values 16 bytes apiece.
+TEST(IpcTest, MonthDayNanoIntervalsRoundTrip) {
+  auto schema = std::make_shared<Schema>();
+  schema->fields = {Field{"iv", IntervalMonthDayNano(), true, {}}};
+  FixedSizeBinaryBuilder b(IntervalMonthDayNano());
+  std::string value(16, '\0');
+  const int32_t months = -3, days = 40;
+  const int64_t nanos = 1234567890123;
+  std::memcpy(value.data(), &months, 4);
+  std::memcpy(value.data() + 4, &days, 4);
+  std::memcpy(value.data() + 8, &nanos, 8);
+  ASSERT_TRUE(b.Append(value).ok());
+  b.AppendNull();
+  auto batch = MakeRecordBatch(schema, {*b.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  auto bytes = WriteIpcStream(*schema, {*batch});
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto read = ReadIpcStream(*bytes);
+  ASSERT_TRUE(read.ok()) << read.status().ToString();
+  EXPECT_EQ(read->first->fields[0].type->id, TypeId::kIntervalMonthDayNano);
+  EXPECT_EQ(read->first->fields[0].type->ToString(), "month_day_nano_interval");
+  ASSERT_EQ(read->second.size(), 1u);
+  EXPECT_EQ(read->second[0].columns[0]->GetView(0), value);
+  EXPECT_TRUE(read->second[0].columns[0]->IsNull(1));
 }
 
 TEST(IpcTest, RejectsSchemasNestedTooDeep) {

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 #include <cmath>
+#include <cstring>
 
 #include <filesystem>
 #include <optional>
@@ -12,6 +13,8 @@
 
 #include "columnar/builder.h"
 #include "columnar/ipc/ipc_reader.h"
+#include "query/result_arrow.h"
+#include "sql/function/builtins.h"
 
 namespace hoglake::query {
 namespace {
@@ -201,6 +204,111 @@ TEST_F(ResultFormatTest, RendererYieldsOneSliceAPiece) {
     }
     EXPECT_EQ(next, offset + expected);
   }
+}
+
+// Interval and uuid share the engine's fixed_size_binary(16) carrier; the
+// Arrow stream tells them apart: interval[month_day_nano] with nanoseconds,
+// and fixed_size_binary(16) marked arrow.uuid, top level and in a list. The
+// stream decodes back to the carrier and the SQL types.
+TEST_F(ResultFormatTest, ArrowIntervalsAndUuidsAreDistinctTypes) {
+  auto schema = std::make_shared<columnar::Schema>();
+  auto list_type = columnar::List(columnar::FixedSizeBinary(16));
+  schema->fields = {{"iv", columnar::FixedSizeBinary(16), true, {}},
+                    {"u", columnar::FixedSizeBinary(16), true, {}},
+                    {"ivs", list_type, true, {}}};
+  auto writer = store_->Create("rsltinterval", schema);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  const std::string uuid_bytes = "\xa0\xee\xbc\x99\x9c\x0b\x4e\xf8\xbb\x6d\x6b\xb9\xbd\x38\x0a\x11";
+  columnar::FixedSizeBinaryBuilder iv(columnar::FixedSizeBinary(16));
+  columnar::FixedSizeBinaryBuilder u(columnar::FixedSizeBinary(16));
+  columnar::ListBuilder ivs(list_type);
+  ASSERT_TRUE(iv.Append(sql::IntervalBytes(14, 3, 14706789012)).ok());
+  ASSERT_TRUE(u.Append(uuid_bytes).ok());
+  ivs.Append();
+  ASSERT_TRUE(ivs.value_builder<columnar::FixedSizeBinaryBuilder>()
+                  .Append(sql::IntervalBytes(0, -7, -1))
+                  .ok());
+  ivs.value_builder<columnar::FixedSizeBinaryBuilder>().AppendNull();
+  iv.AppendNull();
+  u.AppendNull();
+  ivs.AppendNull();
+  auto batch = columnar::MakeRecordBatch(schema, {*iv.Finish(), *u.Finish(), *ivs.Finish()});
+  ASSERT_TRUE(batch.ok()) << batch.status().ToString();
+  ASSERT_TRUE((*writer)->Write(*batch).ok());
+  auto written = (*writer)->Finish();
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  auto reader = store_->OpenReader(written->path);
+  ASSERT_TRUE(reader.ok());
+  auto rendered =
+      RenderResult(std::move(*reader), {{"iv", "interval"}, {"u", "uuid"}, {"ivs", "interval[]"}},
+                   "rsltinterval", ResultFormat::kArrow, 0, std::nullopt);
+  ASSERT_TRUE(rendered.ok()) << rendered.status().ToString();
+  std::string body;
+  for (const std::string& segment : rendered->segments) body += segment;
+
+  auto stream = columnar::ReadIpcStream(body);
+  ASSERT_TRUE(stream.ok()) << stream.status().ToString();
+  const columnar::Schema& arrow = *stream->first;
+  EXPECT_EQ(arrow.fields[0].type->id, columnar::TypeId::kIntervalMonthDayNano);
+  EXPECT_EQ(arrow.fields[0].type->ToString(), "month_day_nano_interval");
+  EXPECT_EQ(arrow.fields[1].type->id, columnar::TypeId::kFixedSizeBinary);
+  EXPECT_EQ(arrow.fields[1].Metadata(columnar::kExtensionNameKey), "arrow.uuid");
+  EXPECT_EQ(arrow.fields[1].Metadata(columnar::kExtensionMetadataKey), "");
+  EXPECT_EQ(arrow.fields[0].Metadata(columnar::kExtensionNameKey), std::nullopt);
+  EXPECT_EQ(arrow.fields[2].type->list_element().type->id, columnar::TypeId::kIntervalMonthDayNano);
+  ASSERT_EQ(stream->second.size(), 1u);
+  const columnar::RecordBatch& got = stream->second[0];
+  ASSERT_EQ(got.num_rows, 2);
+  auto month_day_nano = [](std::string_view bytes) {
+    int32_t months, days;
+    int64_t nanos;
+    std::memcpy(&months, bytes.data(), 4);
+    std::memcpy(&days, bytes.data() + 4, 4);
+    std::memcpy(&nanos, bytes.data() + 8, 8);
+    return std::tuple<int32_t, int32_t, int64_t>{months, days, nanos};
+  };
+  EXPECT_EQ(month_day_nano(got.columns[0]->GetView(0)),
+            (std::tuple<int32_t, int32_t, int64_t>{14, 3, 14706789012000}));
+  EXPECT_TRUE(got.columns[0]->IsNull(1));
+  EXPECT_EQ(got.columns[1]->GetView(0), uuid_bytes);
+  EXPECT_TRUE(got.columns[1]->IsNull(1));
+  const columnar::ArrayData& elements = *got.columns[2]->children[0];
+  EXPECT_EQ(month_day_nano(elements.GetView(0)),
+            (std::tuple<int32_t, int32_t, int64_t>{0, -7, -1000}));
+  EXPECT_TRUE(elements.IsNull(1));
+  EXPECT_TRUE(got.columns[2]->IsNull(1));
+
+  // Back to the carrier: the stored bytes and the SQL types.
+  auto carrier = std::make_shared<columnar::Schema>();
+  std::vector<std::string> type_names;
+  for (const columnar::Field& field : arrow.fields) {
+    carrier->fields.push_back(CarrierResultField(field));
+    auto type = ArrowResultSqlType(field);
+    ASSERT_TRUE(type.ok()) << type.status().ToString();
+    type_names.push_back(sql::PgTypeName(*type));
+  }
+  EXPECT_EQ(type_names, (std::vector<std::string>{"interval", "uuid", "interval[]"}));
+  auto back = RetypeBatch(got, carrier);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->columns[0]->GetView(0), sql::IntervalBytes(14, 3, 14706789012));
+  EXPECT_EQ(back->columns[2]->children[0]->GetView(0), sql::IntervalBytes(0, -7, -1));
+}
+
+// Microseconds whose nanoseconds overflow int64, and nanoseconds that are
+// not whole microseconds, are errors rather than wrapped or rounded values.
+TEST_F(ResultFormatTest, IntervalsBeyondArrowsRangeAreErrors) {
+  columnar::FixedSizeBinaryBuilder huge(columnar::FixedSizeBinary(16));
+  ASSERT_TRUE(huge.Append(sql::IntervalBytes(0, 0, INT64_MAX / 100)).ok());
+  auto to_arrow = RetypeArray(*huge.Finish(), columnar::IntervalMonthDayNano());
+  ASSERT_FALSE(to_arrow.ok());
+  EXPECT_EQ(to_arrow.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_NE(to_arrow.error().message.find("out of range"), std::string::npos);
+
+  columnar::FixedSizeBinaryBuilder nanos(columnar::IntervalMonthDayNano());
+  ASSERT_TRUE(nanos.Append(sql::IntervalBytes(0, 0, 1500)).ok());  // 1500 ns
+  auto to_carrier = RetypeArray(*nanos.Finish(), columnar::FixedSizeBinary(16));
+  ASSERT_FALSE(to_carrier.ok());
+  EXPECT_NE(to_carrier.error().message.find("not whole microseconds"), std::string::npos);
 }
 
 TEST_F(ResultFormatTest, NothingAppearsUntilFinish) {

@@ -98,6 +98,9 @@ Result<FbType> BuildType(FlatBufferBuilder& fbb, const DataType& type, const std
     case TypeId::kFixedSizeBinary:
       return FbType{fb::Type_FixedSizeBinary,
                     fb::CreateFixedSizeBinary(fbb, type.byte_width).Union()};
+    case TypeId::kIntervalMonthDayNano:
+      return FbType{fb::Type_Interval,
+                    fb::CreateInterval(fbb, fb::IntervalUnit_MONTH_DAY_NANO).Union()};
     case TypeId::kList:
       if (type.children.size() != 1) {
         return InvalidArgument("field '", path, "': list type has ", type.children.size(),
@@ -313,6 +316,16 @@ class SchemaDecoder {
         type = FixedSizeBinary(t->byte_width());
         break;
       }
+      case fb::Type_Interval: {
+        const fb::Interval* t = f.type_as_Interval();
+        if (t == nullptr) return fail("Interval type table is missing");
+        if (t->unit() != fb::IntervalUnit_MONTH_DAY_NANO) {
+          return NotImplemented("field '", path, "': interval unit ",
+                                fb::EnumNameIntervalUnit(t->unit()), " is not supported");
+        }
+        type = IntervalMonthDayNano();
+        break;
+      }
       case fb::Type_List:
       case fb::Type_LargeList:
         if (children.size() != 1)
@@ -366,8 +379,7 @@ class SchemaDecoder {
  private:
   static bool IsReadable(fb::Type tag) {
     return tag != fb::Type_NONE && tag <= fb::Type_LargeList && tag != fb::Type_Null &&
-           tag != fb::Type_Interval && tag != fb::Type_Union && tag != fb::Type_FixedSizeList &&
-           tag != fb::Type_Duration;
+           tag != fb::Type_Union && tag != fb::Type_FixedSizeList && tag != fb::Type_Duration;
   }
 
   // Records the index type and dictionary id of a dictionary-encoded field

@@ -201,7 +201,10 @@ class ArrayLoader {
       }
       default: {
         const int64_t width = type.bit_width() / 8;
-        const int64_t alignment = type.id == TypeId::kFixedSizeBinary ? 1 : width;
+        // Fixed-size binary is bytes; an interval's widest member is 8 bytes.
+        const int64_t alignment = type.id == TypeId::kFixedSizeBinary        ? 1
+                                  : type.id == TypeId::kIntervalMonthDayNano ? 8
+                                                                             : width;
         HOGLAKE_ASSIGN_OR_RETURN(auto values, NextBuffer(path, "values", alignment));
         if (!values) values = Empty();
         if (values->size() / width < length) {

@@ -13,7 +13,8 @@
 // to at most max(256 MiB, 64 × its message body) bytes of values.
 // NotImplemented: delta dictionary batches, dictionaries of other value
 // types, compressed bodies, big-endian streams, and Arrow types outside
-// type.h (float16, date64, time32, decimal256, unions, intervals, views, ...).
+// type.h (float16, date64, time32, decimal256, unions, intervals other than
+// month_day_nano, durations, views, ...).
 //
 // Untrusted input is safe: every truncated or corrupt stream yields an
 // InvalidData error naming what was wrong (and the byte position of the

@@ -257,6 +257,8 @@ std::string TypeLabel(const columnar::Field& field) {
       return "binary";
     case TypeId::kFixedSizeBinary:
       return type.byte_width == 16 ? "uuid" : StrCat("fixed(", type.byte_width, ")");
+    case TypeId::kIntervalMonthDayNano:
+      return "interval";
     case TypeId::kList:
       return "list<" + TypeLabel(type.list_element()) + ">";
     case TypeId::kStruct: {

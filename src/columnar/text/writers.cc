@@ -323,6 +323,8 @@ std::unique_ptr<ValueWriter> MakeValueWriter(const Field& field, ArrayBuilder* b
     case TypeId::kFixedSizeBinary:
       if (field.type->byte_width == 16) return std::make_unique<UuidWriter>(field, builder);
       return std::make_unique<FixedBinaryWriter>(field, builder);
+    case TypeId::kIntervalMonthDayNano:
+      return std::make_unique<FixedBinaryWriter>(field, builder);  // the 16 raw bytes
     case TypeId::kList:
     case TypeId::kStruct:
     case TypeId::kMap:

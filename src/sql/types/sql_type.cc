@@ -154,6 +154,8 @@ Result<SqlType> SqlTypeOfField(const columnar::Field& field) {
     case TypeId::kFixedSizeBinary:
       if (t.byte_width == 16) return SqlType::Of(SqlTypeId::kUuid);
       return SqlType::Of(SqlTypeId::kBytea);
+    case TypeId::kIntervalMonthDayNano:
+      break;  // only in Arrow results; the engine's intervals ride fixed_size_binary(16)
     case TypeId::kList: {
       HOGLAKE_ASSIGN_OR_RETURN(SqlType element, SqlTypeOfField(t.list_element()));
       return SqlType::Array(std::move(element));

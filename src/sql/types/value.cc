@@ -5,6 +5,7 @@
 
 #include "columnar/builder.h"
 #include "columnar/json_rows.h"
+#include "common/encoding.h"
 #include "sql/types/nested_value.h"
 #include "sql/types/value_text.h"
 
@@ -273,6 +274,9 @@ std::string ValueToString(const Value& value) {
       return out;
     case SqlTypeId::kBytea:
       AppendPgBytea(value.s, &out);
+      return out;
+    case SqlTypeId::kUuid:
+      AppendUuid(value.s, &out);
       return out;
     case SqlTypeId::kInterval: {
       int32_t months, days;

@@ -480,6 +480,19 @@ def timestamp_strftime_and_epoch(t):
 
 
 @case(via="pyarrow")
+def interval_literal(t):
+    o = t.orders
+    return o.select("o_orderkey", grace=ibis.interval(days=3))
+
+
+@case()
+def timestamp_difference_interval(t):
+    o = t.orders
+    return o.select("o_orderkey",
+                    since=o.o_created_ts - ibis.timestamp("1995-01-01 00:00:00"))
+
+
+@case(via="pyarrow")
 def date_literal_and_cast(t):
     o = t.orders
     return o.filter(o.o_created_ts.cast("date") == o.o_orderdate).select(

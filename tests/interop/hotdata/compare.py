@@ -35,6 +35,12 @@ def _cell(value: Any) -> Any:
         return value.to_pydatetime()
     if hasattr(value, "to_pytimedelta"):
         return value.to_pytimedelta()
+    # An Arrow month_day_nano interval: pyarrow's MonthDayNano, or the
+    # pandas DateOffset that to_pandas makes of it.
+    if type(value).__name__ == "MonthDayNano":
+        return (value.months, value.days, value.nanoseconds)
+    if type(value).__name__ == "DateOffset" and hasattr(value, "kwds"):
+        return tuple(value.n * value.kwds.get(k, 0) for k in ("months", "days", "nanoseconds"))
     return value
 
 

@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -51,6 +52,16 @@ class RawHttpClient {
   void Close() {
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
+  }
+
+  // Whether the server has sent something (a reply, or closed) that Read
+  // would return without waiting.
+  bool ReplyWaiting() const {
+    if (!buffer_.empty()) return true;
+    struct pollfd fd {
+      fd_, POLLIN, 0
+    };
+    return poll(&fd, 1, 0) > 0;
   }
 
   // Writes all of `bytes`; false when the connection refused them.

@@ -25,6 +25,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -610,13 +611,23 @@ TEST_F(UploadAdmissionTest, UploadsBeyondTheCapAre429UntilOneEnds) {
   const int port = PortOf(server_->base_url());
   // An upload that holds the one slot: its head and a first piece sent,
   // the rest withheld.
-  RawHttpClient holder(port, /*timeout_s=*/60);
-  ASSERT_TRUE(SendChunked(holder, "POST", "/v1/files", 21, 1, size_t{64} << 10, nullptr,
-                          /*end=*/false));
+  auto hold = [&] {
+    auto client = std::make_unique<RawHttpClient>(port, /*timeout_s=*/60);
+    EXPECT_TRUE(SendChunked(*client, "POST", "/v1/files", 21, 1, size_t{64} << 10, nullptr,
+                            /*end=*/false));
+    return client;
+  };
+  std::unique_ptr<RawHttpClient> holder = hold();
   // Another upload is refused once the holder's handler has taken the slot
-  // (until then it may still get through, finishing at once).
+  // (until then it may still get through, finishing at once — or take the
+  // slot first, and then the holder is the one refused: it starts over).
   RawReply refused;
   for (int attempt = 0; attempt < 400 && refused.status != 429; ++attempt) {
+    if (holder->ReplyWaiting()) {
+      const RawReply holder_refused = holder->Read();
+      ASSERT_EQ(holder_refused.status, 429) << holder_refused.body;
+      holder = hold();
+    }
     RawHttpClient other(port);
     refused = other.Call("POST", "/v1/files", "Content-Type: text/csv\r\n", "a\n1\n");
     ASSERT_TRUE(refused.ok);
@@ -644,8 +655,8 @@ TEST_F(UploadAdmissionTest, UploadsBeyondTheCapAre429UntilOneEnds) {
   EXPECT_EQ(CallServer(server_->base_url(), "GET", "/v1/connections").status, 200);
 
   // The holder finishes: its upload is stored, and the slot is free again.
-  ASSERT_TRUE(holder.Send("0\r\n\r\n"));
-  const RawReply held = holder.Read();
+  ASSERT_TRUE(holder->Send("0\r\n\r\n"));
+  const RawReply held = holder->Read();
   ASSERT_TRUE(held.ok);
   EXPECT_EQ(held.status, 201) << held.body;
   RawHttpClient again(port);
